@@ -1,0 +1,1 @@
+"""Benchmarks for fivehundred-rl (run with `python -m bench`)."""

@@ -1,0 +1,121 @@
+"""The fixed table of integer actions, the same for every 4-player rule set.
+
+One flat action space shared by every phase (as OpenSpiel's card games do), so one agent can
+play under any rules: a rule set only changes which actions are legal.
+
+======================  ========  =====================================================
+actions                 ids       names
+======================  ========  =====================================================
+pass                    0         ``pass``
+ordinary bids           1..25     ``6S 6C 6D 6H 6NT 7S … 10NT`` (level-major, strains S C D H NT)
+nullo-type bids         26..28    ``nullo``, ``open nullo``, ``double nullo``
+misdeal                 29        ``misdeal``
+discard a card          30..75    ``discard 4S`` … (``30 + card id``)
+play a card             76..121   ``play 4S`` … (``76 + card id``)
+lead a joker, naming    122..129  ``play JK S`` … ``play JK H`` (122..125; ``BJ`` with two
+a suit                            jokers), ``play RJ S`` … ``play RJ H`` (126..129)
+======================  ========  =====================================================
+
+A joker led without a trump suit is always led with one of the naming actions; a joker
+played in any other situation (following, or led to a trump contract) uses ``play JK``.
+"""
+
+from __future__ import annotations
+
+from .cards import JOKER, NUM_CARDS, SUITS, card_name, parse_card
+
+PASS = 0
+BID_BASE = 1
+MIN_LEVEL, MAX_LEVEL = 6, 10
+STRAINS = ("S", "C", "D", "H", "NT")
+NT = 4
+NUM_ORDINARY_BIDS = 25
+NULLO = 26
+OPEN_NULLO = 27
+DOUBLE_NULLO = 28
+MISDEAL = 29
+DISCARD_BASE = 30
+PLAY_BASE = DISCARD_BASE + NUM_CARDS  # 76
+JOKER_LEAD_BASE = PLAY_BASE + NUM_CARDS  # 122
+NUM_ACTIONS = JOKER_LEAD_BASE + 8  # 130
+NULLO_TYPES = (NULLO, OPEN_NULLO, DOUBLE_NULLO)
+
+
+def bid_action(level: int, strain: int) -> int:
+    return BID_BASE + (level - MIN_LEVEL) * 5 + strain
+
+
+def bid_level(action: int) -> int:
+    return MIN_LEVEL + (action - BID_BASE) // 5
+
+
+def bid_strain(action: int) -> int:
+    return (action - BID_BASE) % 5
+
+
+def is_ordinary_bid(action: int) -> bool:
+    return BID_BASE <= action < BID_BASE + NUM_ORDINARY_BIDS
+
+
+def joker_lead_action(joker: int, suit: int) -> int:
+    return JOKER_LEAD_BASE + (joker - JOKER) * 4 + suit
+
+
+def played_card(action: int) -> int:
+    """The card id of a play action (plain or joker lead)."""
+    if action >= JOKER_LEAD_BASE:
+        return JOKER + (action - JOKER_LEAD_BASE) // 4
+    return action - PLAY_BASE
+
+
+_SPECIAL = {PASS: "pass", NULLO: "nullo", OPEN_NULLO: "open nullo",
+            DOUBLE_NULLO: "double nullo", MISDEAL: "misdeal"}
+_BY_NAME = {name: a for a, name in _SPECIAL.items()}
+
+
+def action_to_str(action: int, jokers: int = 1) -> str:
+    """The name of an action; ``jokers=2`` names the high joker ``BJ`` instead of ``JK``."""
+    if not isinstance(action, int) or not 0 <= action < NUM_ACTIONS:
+        raise ValueError(f"no action has id {action!r}; action ids are 0..{NUM_ACTIONS - 1}")
+    if action in _SPECIAL:
+        return _SPECIAL[action]
+    if action < NULLO:
+        return f"{bid_level(action)}{STRAINS[bid_strain(action)]}"
+    if action < PLAY_BASE:
+        return "discard " + card_name(action - DISCARD_BASE, jokers)
+    if action < JOKER_LEAD_BASE:
+        return "play " + card_name(action - PLAY_BASE, jokers)
+    return f"play {card_name(played_card(action), jokers)} {SUITS[(action - JOKER_LEAD_BASE) % 4]}"
+
+
+def str_to_action(name: str) -> int:
+    """The id of an action name, the inverse of :func:`action_to_str` (case-insensitive)."""
+    text = " ".join(str(name).strip().lower().split())
+    if text in _BY_NAME:
+        return _BY_NAME[text]
+    words = text.upper().split()
+    try:
+        if len(words) == 1:
+            word = words[0]
+            level, strain = word[:-2] if word.endswith("NT") else word[:-1], (
+                "NT" if word.endswith("NT") else word[-1:])
+            if level.isdigit() and MIN_LEVEL <= int(level) <= MAX_LEVEL and strain in STRAINS:
+                return bid_action(int(level), STRAINS.index(strain))
+        elif len(words) == 2 and words[0] == "DISCARD":
+            return DISCARD_BASE + parse_card(words[1])
+        elif len(words) == 2 and words[0] == "PLAY":
+            return PLAY_BASE + parse_card(words[1])
+        elif len(words) == 3 and words[0] == "PLAY" and words[2] in SUITS:
+            c = parse_card(words[1])
+            if c >= JOKER:
+                return joker_lead_action(c, SUITS.index(words[2]))
+    except ValueError:
+        pass
+    raise ValueError(
+        f"bad action name {name!r}: expected 'pass', a bid such as '6S' … '10NT', 'nullo', "
+        "'open nullo', 'double nullo', 'misdeal', 'discard <card>', 'play <card>', or "
+        "'play JK <suit>' (a joker lead naming S, C, D or H; 'BJ'/'RJ' with two jokers)"
+    )
+
+
+ACTION_NAMES = tuple(action_to_str(a) for a in range(NUM_ACTIONS))

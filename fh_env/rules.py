@@ -1,0 +1,220 @@
+"""The rules configuration: one immutable value holding every option of RULES.md §§1-7.
+
+Field names and values are those of RULES.md.  Where RULES.md gives no default the choice is
+documented on the field.  ``Rules.preset(name)`` builds the presets of §8, ``from_toml`` /
+``to_toml`` read and write one table of ``option = value`` lines (``configs/rules/``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any, Union
+
+from .cards import DECKS, deck_jokers
+
+_CHOICES: dict[str, tuple[Any, ...]] = {
+    "deck": tuple(DECKS),
+    "min_bid_level": (6, 7, 8),
+    "nullo": ("off", "after7", "anytime"),
+    "open_nullo": ("off", "after7", "after8", "anytime"),
+    "double_nullo": ("off", "after_partner_nullo", "anytime"),
+    "nullo_ranking": ("fixed", "points"),
+    "open_nullo_ties": ("higher", "lower", "equal"),
+    "all_pass": ("redeal", "play"),
+    "reenter": ("never", "always", "after_change"),
+    "nullo_kitty": ("always", "never", "nullo_only"),
+    "first_leader": ("declarer", "left_of_dealer"),
+    "notrump_ranking": ("standard", "j5", "off"),
+    "joker_lead": ("any", "not_led", "not_shown_void", "last_card"),
+    "joker_follow": ("anytime", "void_only", "first_or_last"),
+    "open_nullo_exposed": ("at_first_lead", "after_first_trick"),
+    "scoring": ("avondale", "original", "perfect"),
+    "slam": ("bonus", "bid_value"),
+    "when_set": ("subtract", "to_defenders"),
+    "defender_scoring": ("none", "tricks", "tricks_and_nullo"),
+    "game_over": ("points", "hands"),
+    "on_target": ("highest", "must_bid", "declarers_win_both", "defenders_stop_10",
+                  "defenders_stop_40"),
+    "players": (4,),
+}
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every rule option, with the defaults of RULES.md (the `australian-no-nullo` preset)."""
+
+    # §1 cards
+    deck: str = "43"
+    highest_joker_in_kitty: bool = False
+    # §2 contracts
+    min_bid_level: int = 6
+    nullo: str = "off"
+    open_nullo: str = "off"
+    double_nullo: str = "off"
+    #: RULES.md gives no default; the presets that use fixed ranking say so, so points it is.
+    nullo_ranking: str = "points"
+    #: RULES.md gives no default; "equal" is the app's plain rule (the earlier bid keeps
+    #: precedence).  Between two nullo-type bids of equal value neither outranks the other.
+    open_nullo_ties: str = "equal"
+    nullo_value: int = 250
+    open_nullo_value: int = 500
+    double_nullo_value: int = 500
+    # §3 auction
+    bidding_rounds: Union[int, str] = "unlimited"
+    all_pass: str = "redeal"
+    inkle: bool = False
+    raise_own_bid: bool = False
+    reenter: str = "never"
+    stick_the_dealer: bool = False
+    six_nt_shows_joker: bool = False
+    misdeal: bool = False
+    # §4 kitty
+    nullo_kitty: str = "always"
+    # §5 play
+    first_leader: str = "declarer"
+    notrump_ranking: str = "standard"
+    joker_lead: str = "not_led"
+    joker_follow: str = "void_only"
+    nullo_must_play_joker: bool = False
+    jokers_low_in_nullo: bool = False
+    open_nullo_exposed: str = "at_first_lead"
+    finish_early: bool = False
+    # §6 scoring
+    scoring: str = "avondale"
+    slam: str = "bonus"
+    when_set: str = "subtract"
+    defender_scoring: str = "tricks"
+    # §7 end of the game
+    game_over: str = "points"
+    #: RULES.md gives no default for the number of hands; 10 is a short session.
+    hands_to_play: int = 10
+    target: int = 500
+    floor: int = -500
+    on_target: str = "defenders_stop_10"
+    # §9 table size: only 4 players are implemented so far.
+    players: int = 4
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name in _CHOICES:
+                if value not in _CHOICES[f.name] or isinstance(value, bool):
+                    raise ValueError(
+                        f"rule option {f.name}={value!r} is not allowed; choose one of "
+                        + ", ".join(repr(v) for v in _CHOICES[f.name]))
+            elif f.type in ("bool",) and not isinstance(value, bool):
+                raise ValueError(f"rule option {f.name}={value!r} must be true or false")
+        rounds = self.bidding_rounds
+        if not (rounds == "unlimited" or (type(rounds) is int and rounds >= 1)):
+            raise ValueError(
+                f"rule option bidding_rounds={rounds!r} must be 'unlimited' or a positive integer")
+        for name in ("nullo_value", "open_nullo_value", "double_nullo_value", "hands_to_play",
+                     "target", "floor"):
+            if type(getattr(self, name)) is not int:
+                raise ValueError(f"rule option {name}={getattr(self, name)!r} must be an integer")
+        if self.hands_to_play < 1:
+            raise ValueError(f"rule option hands_to_play={self.hands_to_play} must be at least 1")
+        if self.floor >= self.target:
+            raise ValueError(f"rule options floor={self.floor} and target={self.target}: "
+                             "the floor must be below the target")
+        jokers = deck_jokers(self.deck)
+        if jokers == 0:
+            for name in ("highest_joker_in_kitty", "six_nt_shows_joker"):
+                if getattr(self, name):
+                    raise ValueError(f"rule option {name}=true needs a joker, but "
+                                     f"deck={self.deck!r} has none")
+        if self.inkle and self.min_bid_level == 6:
+            raise ValueError("rule option inkle=true allows 6-level bids below min_bid_level, "
+                             "so it needs min_bid_level=7 or 8, not 6")
+
+    # ------------------------------------------------------------------ derived facts
+    @property
+    def jokers(self) -> int:
+        """How many jokers the deck holds (0, 1 or 2)."""
+        return deck_jokers(self.deck)
+
+    @property
+    def kitty_size(self) -> int:
+        return len(DECKS[self.deck]) - 40
+
+    def replace(self, **changes: Any) -> "Rules":
+        """A copy with some options changed (validated like any other)."""
+        unknown = set(changes) - {f.name for f in fields(self)}
+        if unknown:
+            raise ValueError(f"unknown rule option(s): {', '.join(sorted(unknown))}; "
+                             f"known options: {', '.join(f.name for f in fields(self))}")
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Rules":
+        """Options over the defaults; ``preset = "name"`` starts from that preset instead."""
+        data = dict(data)
+        base = cls.preset(data.pop("preset")) if "preset" in data else cls()
+        return base.replace(**data)
+
+    # ------------------------------------------------------------------ presets
+    @classmethod
+    def preset(cls, name: str) -> "Rules":
+        """One of the named rule sets of RULES.md §8."""
+        if name not in PRESETS:
+            raise ValueError(f"unknown preset {name!r}; presets: {', '.join(PRESETS)}")
+        return cls().replace(**PRESETS[name])
+
+    # ------------------------------------------------------------------ TOML
+    def to_toml(self) -> str:
+        """Every option, one ``name = value`` line each, readable by :meth:`from_toml`."""
+        lines = []
+        for key, value in self.to_dict().items():
+            if isinstance(value, bool):
+                text = "true" if value else "false"
+            elif isinstance(value, int):
+                text = str(value)
+            else:
+                text = '"' + str(value) + '"'
+            lines.append(f"{key} = {text}")
+        return "\n".join(lines) + "\n"
+
+    @classmethod
+    def from_toml(cls, path: str | Path) -> "Rules":
+        """Read a rules file: options over the defaults, or over ``preset = "name"``."""
+        path = Path(path)
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise FileNotFoundError(f"rules file {path} does not exist") from None
+        except tomllib.TOMLDecodeError as err:
+            raise ValueError(f"rules file {path} is not valid TOML: {err}") from None
+        if "rules" in data and isinstance(data["rules"], dict):
+            data = data["rules"]
+        try:
+            return cls.from_dict(data)
+        except ValueError as err:
+            raise ValueError(f"rules file {path}: {err}") from None
+
+
+_AUSTRALIAN = dict(nullo="after7", nullo_ranking="fixed", open_nullo="anytime",
+                   open_nullo_ties="higher")
+_AMERICAN = dict(_AUSTRALIAN, bidding_rounds=1, min_bid_level=7, inkle=True)
+PRESETS: dict[str, dict[str, Any]] = {
+    "australian-no-nullo": {},
+    "australian": _AUSTRALIAN,
+    "american": _AMERICAN,
+    "american-double-nullo": dict(_AMERICAN, deck="45", nullo="anytime", open_nullo="anytime",
+                                  open_nullo_value=350, double_nullo="after_partner_nullo",
+                                  double_nullo_value=500),
+    "canadian": dict(bidding_rounds=1, min_bid_level=7, deck="46", nullo="off",
+                     open_nullo="anytime", defender_scoring="none", when_set="to_defenders",
+                     target=1000, floor=-1000, on_target="highest"),
+    "avondale-classic": dict(nullo="after7", nullo_ranking="fixed", open_nullo="anytime",
+                             open_nullo_ties="lower", open_nullo_exposed="after_first_trick",
+                             nullo_must_play_joker=True, joker_lead="not_led",
+                             on_target="must_bid"),
+    "american-45": dict(deck="45", bidding_rounds=3, min_bid_level=7, inkle=True,
+                        slam="bid_value", on_target="must_bid"),
+}
