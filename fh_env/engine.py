@@ -86,13 +86,19 @@ class _RuleTables:
         self.rounds = 0 if rules.bidding_rounds == "unlimited" else int(rules.bidding_rounds)
         self.no_trump_context = NT_J5 if rules.notrump_ranking == "j5" else NT_STANDARD
         self.nullo_context = NT_JOKERS_LOW if rules.jokers_low_in_nullo else NT_STANDARD
-        bids = []
-        for level in range(6, 11):
-            for strain in range(5):
-                if strain == A.NT and rules.notrump_ranking == "off":
-                    continue
-                bids.append(A.bid_action(level, strain))
-        self.ordinary_bids = bids
+        bids = [A.bid_action(level, strain) for level in range(6, 11) for strain in range(5)
+                if strain != A.NT or rules.notrump_ranking != "off"]
+        # bids_over[high]: the ordinary bids at or above min_bid_level that outrank ``high``
+        # (index -1, the last entry, is "no bid yet"); inkles_over likewise for level 6.
+        self.bids_over = [0] * (A.NUM_ACTIONS + 1)
+        self.inkles_over = [0] * (A.NUM_ACTIONS + 1)
+        for high in [-1] + list(range(A.BID_BASE, A.DOUBLE_NULLO + 1)):
+            for bid in bids:
+                if self.bidding.outranks(bid, high):
+                    if A.bid_level(bid) >= rules.min_bid_level:
+                        self.bids_over[high] |= 1 << bid
+                    elif A.bid_level(bid) == 6:
+                        self.inkles_over[high] |= 1 << bid
 
 
 _TABLE_CACHE: dict[Rules, _RuleTables] = {}
@@ -299,7 +305,13 @@ class State:
 
     def legal_actions(self) -> list[int]:
         """The legal actions of the seat on turn, in increasing id order."""
-        return list(cards_of(self.legal_mask()))
+        m = self.legal_mask()
+        out = []
+        while m:
+            low = m & -m
+            out.append(low.bit_length() - 1)
+            m ^= low
+        return out
 
     def is_legal(self, action: int) -> bool:
         return 0 <= action < A.NUM_ACTIONS and (self.legal_mask() >> action) & 1 == 1
@@ -340,16 +352,12 @@ class State:
             legal = 0
         outranks = self._t.bidding.outranks
         high = self.high_bid
-        inkle = r.inkle and len(self.calls) < 2  # §3.4: the first two callers may bid at 6
-        for bid in self._t.ordinary_bids:
-            level = A.bid_level(bid)
-            if level < r.min_bid_level and not (inkle and level == 6):
-                continue
-            if outranks(bid, high):
-                if bid == A.bid_action(6, A.NT) and r.six_nt_shows_joker \
-                        and not self.hands[seat] & JOKER_BITS:
-                    continue
-                legal |= 1 << bid
+        t = self._t
+        legal |= t.bids_over[high]
+        if r.inkle and len(self.calls) < 2:  # §3.4: the first two callers may bid at level 6
+            legal |= t.inkles_over[high]
+        if r.six_nt_shows_joker and not self.hands[seat] & JOKER_BITS:
+            legal &= ~(1 << A.bid_action(6, A.NT))
         if r.nullo != "off" and (r.nullo == "anytime" or self.max_level >= 7) \
                 and outranks(A.NULLO, high):
             legal |= 1 << A.NULLO

@@ -1,0 +1,36 @@
+"""Five Hundred: a complete rules engine and a PettingZoo AEC environment.
+
+The engine (``fh_env.engine``) is plain Python; PettingZoo is imported only when the
+environment is asked for (``fh_env.env()``, ``fh_env.raw_env``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .actions import NUM_ACTIONS, action_to_str, str_to_action
+from .cards import card_name, parse_card
+from .engine import HandResult, IllegalActionError, Phase, State
+from .rules import PRESETS, Rules
+from .view import SeatView, seat_view
+
+__all__ = [
+    "NUM_ACTIONS", "PRESETS", "HandResult", "IllegalActionError", "Phase", "Rules", "SeatView",
+    "State", "action_to_str", "card_name", "env", "parse_card", "raw_env", "seat_view",
+    "str_to_action",
+]
+
+
+def env(**kwargs: Any):
+    """The wrapped PettingZoo AEC environment (see :mod:`fh_env.env`)."""
+    from .env import env as make_env
+
+    return make_env(**kwargs)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "raw_env":
+        from .env import raw_env
+
+        return raw_env
+    raise AttributeError(f"module 'fh_env' has no attribute {name!r}")
