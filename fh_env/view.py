@@ -61,8 +61,10 @@ class SeatView:
     def unseen(self) -> int:
         """Cards whose place this seat cannot see: in other hands or the kitty."""
         known = self.hand | self.played | self.exposed
-        for seat, picked, discarded in self.exchanges:
-            known |= discarded
+        if self.exchanges and self.exchanging[-1] == self.seat:
+            # Its discards are the kitty, unless a later exchange (double nullo's partner,
+            # §4.3) picked them up: then they may be in the partner's hand.
+            known |= self.exchanges[-1][2]
         return mask_of(DECKS[self.rules.deck]) & ~known
 
     def legal_actions(self) -> list[int]:
