@@ -1,0 +1,1 @@
+"""PPO self-play training for Five Hundred (``fh-train``); see :mod:`train.ppo`."""

@@ -1,0 +1,332 @@
+"""PPO self-play for Five Hundred, readable top to bottom (in the style of CleanRL's ppo.py).
+
+One update:
+
+1. **Rollout** (:meth:`Trainer.collect`).  ``num_envs`` games are played side by side with
+   :class:`fh_env.vector.VectorEnv`, one hand per game (``episode="hand"``).  In every game one
+   team is the learner (both seats play the current network) and the other team is drawn from
+   the :class:`~train.league.League`.  Only the learner's decisions are stored.  A game keeps
+   dealing new hands until it has contributed ``rollout_steps`` learner decisions, then waits
+   for the hand it is in to end: a rollout holds complete hands only.
+2. **Per-seat bookkeeping.**  Turns in Five Hundred are not cyclic (the declarer exchanges
+   several cards in a row, a nullo partner sits out, a trick's winner leads next), and the
+   reward comes only at the end of the hand.  So each seat's decisions in a hand form their own
+   sequence, linked by ``next_index``; when the hand ends, the seat's reward (its team's hand
+   points minus the other team's, times ``reward_scale``) is credited to that seat's *last*
+   decision, which is marked ``done``.  Both learner seats get the team's reward.
+3. **GAE per seat sequence** (:func:`per_seat_gae`): ``delta_t = r_t + gamma V(next_t) - V_t``
+   where ``next_t`` is the same seat's next decision (none after ``done``), and advantages run
+   backwards along that chain.  Because every sequence is complete, no value is bootstrapped.
+4. **Update** (:func:`ppo_loss`): the clipped PPO objective with action masking: the masks
+   stored with the rollout are applied again to the new logits, illegal logits become a large
+   negative constant (no gradient flows to them), and the entropy bonus counts legal actions only.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+import torch
+from torch import nn
+
+from agents.neural import PolicyNet, masked_logits
+from fh_env import observe
+from fh_env.vector import VectorEnv, game_seed
+from fh_env.view import seat_view
+
+from .config import TrainConfig
+from .league import League, Opponent
+from .model import ActorCritic, legal_entropy, sample
+
+
+# ---------------------------------------------------------------------- rollout storage
+@dataclass
+class Rollout:
+    """The learner's decisions of one rollout, in the order they were made."""
+
+    obs: np.ndarray  # float32 [B, OBS_SIZE]
+    state_obs: np.ndarray | None  # float32 [B, STATE_SIZE] with a centralised critic
+    mask: np.ndarray  # int8 [B, 130]
+    actions: np.ndarray  # int64 [B]
+    logprobs: np.ndarray  # float32 [B]
+    values: np.ndarray  # float32 [B]
+    rewards: np.ndarray  # float32 [B]
+    dones: np.ndarray  # bool [B]: the seat's last decision of its hand
+    next_index: np.ndarray  # int64 [B]: the same seat's next decision in the hand, -1 if done
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+
+class RolloutBuffer:
+    """Collects learner decisions and links each seat's decisions of a hand into a sequence."""
+
+    def __init__(self, num_envs: int) -> None:
+        self.chunks: dict[str, list[np.ndarray]] = {k: [] for k in (
+            "obs", "state_obs", "mask", "actions", "logprobs", "values")}
+        self.rewards: list[float] = []
+        self.dones: list[bool] = []
+        self.next_index: list[int] = []
+        self.last = np.full((num_envs, 4), -1, dtype=np.int64)  # open sequence ends
+
+    def add(self, envs: np.ndarray, seats: np.ndarray, **arrays: np.ndarray | None) -> None:
+        """Append one decision for each row of ``envs`` (made by ``seats``)."""
+        start = len(self.rewards)
+        for key, value in arrays.items():
+            if value is not None:
+                self.chunks[key].append(value)
+        for k, (env, seat) in enumerate(zip(envs.tolist(), seats.tolist())):
+            prev = self.last[env, seat]
+            if prev >= 0:
+                self.next_index[prev] = start + k
+            self.last[env, seat] = start + k
+        n = len(envs)
+        self.rewards += [0.0] * n
+        self.dones += [False] * n
+        self.next_index += [-1] * n
+
+    def end_hand(self, env: int, rewards: np.ndarray, seats: tuple[int, ...]) -> None:
+        """Credit each of ``seats`` its hand reward on its last decision; close its sequence."""
+        for seat in seats:
+            t = self.last[env, seat]
+            if t >= 0:
+                self.rewards[t] += float(rewards[seat])
+                self.dones[t] = True
+                self.last[env, seat] = -1
+
+    def finish(self) -> Rollout:
+        if (self.last >= 0).any():
+            raise RuntimeError("a rollout ended with a hand in progress")
+        cat = {k: np.concatenate(v) if v else None for k, v in self.chunks.items()}
+        return Rollout(obs=cat["obs"], state_obs=cat["state_obs"], mask=cat["mask"],
+                       actions=cat["actions"], logprobs=cat["logprobs"], values=cat["values"],
+                       rewards=np.asarray(self.rewards, dtype=np.float32),
+                       dones=np.asarray(self.dones, dtype=bool),
+                       next_index=np.asarray(self.next_index, dtype=np.int64))
+
+
+def per_seat_gae(rewards: np.ndarray, values: np.ndarray, dones: np.ndarray,
+                 next_index: np.ndarray, gamma: float, lam: float
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """Advantages and returns along each seat's own chain of decisions (see module docstring)."""
+    adv = np.zeros(len(rewards), dtype=np.float32)
+    for t in range(len(rewards) - 1, -1, -1):
+        if dones[t]:
+            adv[t] = rewards[t] - values[t]
+        else:
+            n = next_index[t]
+            adv[t] = rewards[t] + gamma * values[n] - values[t] + gamma * lam * adv[n]
+    return adv, adv + values
+
+
+# ---------------------------------------------------------------------- the loss
+def ppo_loss(logits: torch.Tensor, values: torch.Tensor, mask: torch.Tensor,
+             actions: torch.Tensor, old_logprobs: torch.Tensor, old_values: torch.Tensor,
+             advantages: torch.Tensor, returns: torch.Tensor, cfg: TrainConfig
+             ) -> tuple[torch.Tensor, dict[str, float]]:
+    """The clipped PPO loss of one minibatch; ``logits`` are raw or masked (masked again here)."""
+    logits = masked_logits(logits, mask)
+    logp = torch.log_softmax(logits, dim=-1).gather(-1, actions.unsqueeze(-1)).squeeze(-1)
+    entropy = legal_entropy(logits, mask).mean()
+    logratio = logp - old_logprobs
+    ratio = logratio.exp()
+    with torch.no_grad():
+        approx_kl = ((ratio - 1) - logratio).mean()
+        clipfrac = ((ratio - 1.0).abs() > cfg.clip_coef).float().mean()
+    if cfg.norm_adv and len(advantages) > 1:
+        advantages = (advantages - advantages.mean()) / (advantages.std() + 1e-8)
+    pg_loss = torch.max(-advantages * ratio,
+                        -advantages * ratio.clamp(1 - cfg.clip_coef, 1 + cfg.clip_coef)).mean()
+    if cfg.clip_vloss:
+        clipped = old_values + (values - old_values).clamp(-cfg.clip_coef, cfg.clip_coef)
+        v_loss = 0.5 * torch.max((values - returns) ** 2, (clipped - returns) ** 2).mean()
+    else:
+        v_loss = 0.5 * ((values - returns) ** 2).mean()
+    loss = pg_loss - cfg.ent_coef * entropy + cfg.vf_coef * v_loss
+    stats = {"policy": pg_loss.item(), "value": v_loss.item(), "entropy": entropy.item(),
+             "approx_kl": approx_kl.item(), "clipfrac": clipfrac.item()}
+    return loss, stats
+
+
+# ---------------------------------------------------------------------- the trainer
+class Trainer:
+    """Everything a run holds; :meth:`state_dict` / :meth:`load_state_dict` capture it exactly."""
+
+    def __init__(self, cfg: TrainConfig, make_bot: Callable[[str], Any] | None = None) -> None:
+        cfg.validate()
+        self.cfg = cfg
+        self.rules = cfg.make_rules()
+        torch.set_num_threads(cfg.torch_threads)
+        self.device = torch.device(cfg.device)
+        # Random generators: one of each kind, all from the seed, all saved in checkpoints.
+        self.py_rng = random.Random(cfg.seed)  # bots' per-game generators
+        self.np_rng = np.random.default_rng(cfg.seed)  # league draws, minibatch order
+        self.torch_rng = torch.Generator().manual_seed(cfg.seed)  # init, action sampling
+        state_size = observe.STATE_SIZE if cfg.central_critic else 0
+        self.model = ActorCritic(observe.OBS_SIZE, cfg.hidden_sizes, state_size,
+                                 self.torch_rng).to(self.device)
+        self.optimizer = torch.optim.Adam(self.model.parameters(), lr=cfg.learning_rate, eps=1e-5)
+        if make_bot is None:
+            from agents.registry import make_bot
+        shares = cfg.league_shares()
+        specs = {"rule": "rule", "mc": cfg.mc_bot, "random": "random"}
+        bots = {k: make_bot(specs[k]) for k in shares if k in specs}
+        self.league = League(shares, cfg.league_size, bots)
+        self.venv = VectorEnv(cfg.num_envs, self.rules, seed=0, episode="hand")
+        self.update = 0
+        self.global_step = 0
+        #: (contract id or -1, declared by the learner's team, made) of each hand since the
+        #: last evaluation; NO_CONTRACT (-1) hands and hands thrown in both read -1.
+        self.contract_log: list[tuple[int, int, int]] = []
+
+    # ------------------------------------------------------------------ acting
+    def _state_features(self, rows: np.ndarray, seats: np.ndarray) -> np.ndarray | None:
+        """Centralised-critic input for the given games: encode_state from each seat's side."""
+        if self.model.critic is None:
+            return None
+        out = np.empty((len(rows), observe.STATE_SIZE), dtype=np.float32)
+        for k, (i, seat) in enumerate(zip(rows.tolist(), seats.tolist())):
+            observe.encode_state(self.venv.states[i], seat, out=out[k])
+        return out
+
+    def _tensor(self, array: np.ndarray) -> torch.Tensor:
+        return torch.from_numpy(array).to(self.device)
+
+    def collect(self) -> tuple[Rollout, dict[str, Any]]:
+        """Play one rollout (see the module docstring); return it and some statistics."""
+        cfg, venv = self.cfg, self.venv
+        obs, mask, seat = venv.reset(seed=game_seed(cfg.seed, 1 << 20, self.update))
+        n = venv.num_envs
+        opponents: list[Opponent] = [self.league.draw(self.np_rng) for _ in range(n)]
+        learner_team = self.np_rng.integers(2, size=n)
+        bot_rngs = [random.Random(self.py_rng.getrandbits(64)) for _ in range(n)]
+        active = np.ones(n, dtype=bool)
+        learner_steps = np.zeros(n, dtype=np.int64)
+        buffer = RolloutBuffer(n)
+        returns: dict[str, list[float]] = {}
+        self.model.eval()
+        while active.any():
+            actions = np.full(n, -1, dtype=np.int64)
+            learner = active & (seat % 2 == learner_team)
+            kinds = [opponents[i].kind if active[i] and not learner[i] else "" for i in range(n)]
+            # The current network acts for the learner and for "self" opponents, in one batch.
+            rows = np.flatnonzero(learner | (np.array(kinds) == "self"))
+            if len(rows):
+                is_learner = learner[rows]
+                state_obs = self._state_features(rows, seat[rows])
+                with torch.no_grad():
+                    logits, values = self.model(
+                        self._tensor(obs[rows]), self._tensor(mask[rows]),
+                        None if state_obs is None else self._tensor(state_obs))
+                    chosen, logp = sample(logits, self.torch_rng)
+                actions[rows] = chosen.cpu().numpy()
+                lrows = rows[is_learner]
+                if len(lrows):
+                    buffer.add(lrows, seat[lrows], obs=obs[lrows], mask=mask[lrows],
+                               state_obs=None if state_obs is None else state_obs[is_learner],
+                               actions=actions[lrows],
+                               logprobs=logp.cpu().numpy()[is_learner],
+                               values=values.cpu().numpy()[is_learner])
+                    learner_steps[lrows] += 1
+            # Frozen snapshots, one batch per snapshot.
+            for j, net in enumerate(self.league.snapshots):
+                prow = np.array([i for i in range(n) if kinds[i] == "past"
+                                 and opponents[i].snapshot == j], dtype=np.int64)
+                if len(prow):
+                    with torch.no_grad():
+                        logits = masked_logits(net(self._tensor(obs[prow]))[0],
+                                               self._tensor(mask[prow]))
+                        actions[prow] = sample(logits, self.torch_rng)[0].cpu().numpy()
+            # Bots act from their seat's view only.
+            for i in range(n):
+                if kinds[i] in self.league.bots:
+                    view = seat_view(venv.states[i], int(seat[i]))
+                    actions[i] = self.league.bots[kinds[i]].act(view, bot_rngs[i])
+            obs, mask, rewards, seat, done, infos = venv.step(actions)
+            for i in np.flatnonzero(infos["hand_over"]).tolist():
+                team = int(learner_team[i])
+                buffer.end_hand(i, rewards[i] * cfg.reward_scale, (team, team + 2))
+                returns.setdefault(opponents[i].kind, []).append(float(rewards[i, team]))
+                result = infos["results"][i]
+                by_learner = result.declarer is not None and result.declarer % 2 == team
+                contract = -1 if result.contract is None else result.contract  # -1: none
+                self.contract_log.append((contract, int(by_learner), int(bool(result.made))))
+                if learner_steps[i] >= cfg.rollout_steps:
+                    active[i] = False
+                else:
+                    opponents[i] = self.league.draw(self.np_rng)
+                    learner_team[i] = self.np_rng.integers(2)
+        rollout = buffer.finish()
+        return rollout, {"returns": returns}
+
+    # ------------------------------------------------------------------ learning
+    def learn(self, ro: Rollout) -> dict[str, float]:
+        """PPO epochs over one rollout; return the mean losses and diagnostics."""
+        cfg = self.cfg
+        adv, ret = per_seat_gae(ro.rewards, ro.values, ro.dones, ro.next_index,
+                                cfg.gamma, cfg.gae_lambda)
+        t = {k: self._tensor(v) for k, v in dict(
+            obs=ro.obs, mask=ro.mask, actions=ro.actions, logprobs=ro.logprobs,
+            values=ro.values, adv=adv, ret=ret).items()}
+        state_obs = None if ro.state_obs is None else self._tensor(ro.state_obs)
+        size = len(ro)
+        mb = math.ceil(size / cfg.num_minibatches)
+        self.model.train()
+        totals: dict[str, list[float]] = {}
+        stop = False
+        for _ in range(cfg.update_epochs):
+            order = self.np_rng.permutation(size)
+            for start in range(0, size, mb):
+                idx = torch.from_numpy(order[start:start + mb]).to(self.device)
+                logits, values = self.model(t["obs"][idx], t["mask"][idx],
+                                            None if state_obs is None else state_obs[idx])
+                loss, stats = ppo_loss(logits, values, t["mask"][idx], t["actions"][idx],
+                                       t["logprobs"][idx], t["values"][idx], t["adv"][idx],
+                                       t["ret"][idx], cfg)
+                self.optimizer.zero_grad()
+                loss.backward()
+                nn.utils.clip_grad_norm_(self.model.parameters(), cfg.max_grad_norm)
+                self.optimizer.step()
+                for k, v in stats.items():
+                    totals.setdefault(k, []).append(v)
+                if cfg.target_kl > 0 and stats["approx_kl"] > cfg.target_kl:
+                    stop = True
+                    break
+            if stop:
+                break
+        out = {k: float(np.mean(v)) for k, v in totals.items()}
+        var = float(np.var(ret))
+        out["explained_variance"] = float("nan") if var == 0 else 1 - float(
+            np.var(ret - ro.values)) / var
+        return out
+
+    def set_learning_rate(self) -> float:
+        frac = 1.0 - self.global_step / self.cfg.total_steps if self.cfg.anneal_lr else 1.0
+        lr = self.cfg.learning_rate * max(frac, 0.0)
+        for group in self.optimizer.param_groups:
+            group["lr"] = lr
+        return lr
+
+    def train_update(self) -> dict[str, Any]:
+        """One rollout and one PPO update; then league snapshot bookkeeping."""
+        start = time.perf_counter()
+        rollout, info = self.collect()
+        lr = self.set_learning_rate()
+        stats = self.learn(rollout)
+        self.global_step += len(rollout)
+        self.update += 1
+        if self.update % self.cfg.snapshot_every == 0:
+            self.league.add_snapshot(self.model.policy, self.update)
+        elapsed = time.perf_counter() - start
+        stats.update(steps=len(rollout), seconds=elapsed, learning_rate=lr,
+                     steps_per_second=len(rollout) / max(elapsed, 1e-9), returns=info["returns"])
+        return stats
+
+    @property
+    def policy(self) -> PolicyNet:
+        return self.model.policy
