@@ -1,0 +1,148 @@
+"""fh_env.vector.VectorEnv against the engine driven directly, deal by deal."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from fh_env import Rules, State, observe, seat_view
+from fh_env.actions import MISDEAL, PASS
+from fh_env.vector import VectorEnv, game_seed
+
+
+def _pick(mask_row: np.ndarray, rng: random.Random) -> int:
+    return rng.choice(np.flatnonzero(mask_row).tolist())
+
+
+def _check_rows(venv: VectorEnv, refs: list[State]) -> None:
+    for i, ref in enumerate(refs):
+        view = seat_view(ref, ref.turn)
+        assert venv.seat[i] == ref.turn
+        np.testing.assert_array_equal(venv.mask[i], observe.action_mask(view))
+        np.testing.assert_array_equal(venv.obs[i], observe.encode(view))
+        assert venv.states[i] == ref
+
+
+@pytest.mark.parametrize("preset", ["australian-no-nullo", "australian", "american",
+                                    "american-double-nullo"])
+def test_matches_engine_deal_by_deal(preset: str) -> None:
+    """Same deals, same actions: identical obs, masks, seats, rewards and restarts."""
+    rules = Rules.preset(preset)
+    n, seed = 3, 11
+    venv = VectorEnv(n, rules, seed=seed)
+    refs = [State(rules, seed=game_seed(seed, i, 0)) for i in range(n)]
+    games = [1] * n
+    rng = random.Random(5)
+    _check_rows(venv, refs)
+    ended = 0
+    while ended < 12:
+        actions = np.array([_pick(venv.mask[i], rng) for i in range(n)])
+        _, _, rewards, _, done, infos = venv.step(actions)
+        for i, ref in enumerate(refs):
+            ref.apply(int(actions[i]))
+            if ref.is_terminal:
+                points = ref.result.hand_points
+                diff = points[0] - points[1]
+                assert rewards[i].tolist() == [diff, -diff, diff, -diff]
+                assert done[i] and infos["hand_over"][i]
+                assert infos["results"][i] == ref.result
+                refs[i] = State(rules, seed=game_seed(seed, i, games[i]))
+                games[i] += 1
+                ended += 1
+            else:
+                assert not done[i] and not rewards[i].any() and infos["results"][i] is None
+        _check_rows(venv, refs)
+
+
+def test_thrown_in_hand_ends_with_zero_reward_and_restarts() -> None:
+    venv = VectorEnv(2, Rules(), seed=3)  # all_pass=redeal by default (§3.3)
+    assert [s.seed for s in venv.states] == [game_seed(3, i, 0) for i in range(2)]
+    for _ in range(3):
+        _, _, rewards, _, done, infos = venv.step(np.array([PASS, PASS]))
+        assert not done.any()
+    _, _, rewards, _, done, infos = venv.step(np.array([PASS, PASS]))
+    assert done.all() and infos["hand_over"].all() and not rewards.any()
+    assert [r.thrown_in for r in infos["results"]] == ["all_pass", "all_pass"]
+    assert [s.seed for s in venv.states] == [game_seed(3, i, 1) for i in range(2)]
+    assert all(s.phase.name == "AUCTION" and not s.calls for s in venv.states)
+
+
+def test_misdeal_is_thrown_in() -> None:
+    rules = Rules(misdeal=True)
+    for seed in range(200):
+        venv = VectorEnv(1, rules, seed=seed)
+        if venv.mask[0, MISDEAL]:
+            break
+    else:
+        pytest.fail("no deal with a misdeal call in 200 seeds")
+    _, _, rewards, _, done, infos = venv.step(np.array([MISDEAL]))
+    assert done[0] and not rewards.any() and infos["results"][0].thrown_in == "misdeal"
+
+
+def test_negative_action_leaves_game_untouched() -> None:
+    venv = VectorEnv(2, Rules(), seed=1)
+    before = [s.to_dict() for s in venv.states]
+    obs0 = venv.obs.copy()
+    rng = random.Random(0)
+    venv.step(np.array([-1, _pick(venv.mask[1], rng)]))
+    assert venv.states[0].to_dict() == before[0]
+    assert venv.states[1].to_dict() != before[1]
+    np.testing.assert_array_equal(venv.obs[0], obs0[0])
+    assert not venv.done.any() and not venv.rewards.any()
+
+
+def test_deterministic_from_seed_and_reset() -> None:
+    def run(venv: VectorEnv) -> list[np.ndarray]:
+        rng = random.Random(2)
+        out = []
+        for _ in range(150):
+            obs, mask, rewards, seat, done, _ = venv.step(
+                np.array([_pick(m, rng) for m in venv.mask]))
+            out += [obs.copy(), rewards.copy(), seat.copy(), done.copy()]
+        return out
+
+    a, b = VectorEnv(4, Rules(), seed=7), VectorEnv(4, Rules(), seed=7)
+    first = run(a)
+    for x, y in zip(first, run(b)):
+        np.testing.assert_array_equal(x, y)
+    a.reset(7)
+    for x, y in zip(first, run(a)):
+        np.testing.assert_array_equal(x, y)
+    other = VectorEnv(4, Rules(), seed=8)
+    assert [s.seed for s in other.states] != [s.seed for s in VectorEnv(4, Rules(), seed=7).states]
+
+
+def test_game_episodes_continue_until_game_over() -> None:
+    rules = Rules(game_over="hands", hands_to_play=2)
+    venv = VectorEnv(1, rules, seed=4, episode="game")
+    rng = random.Random(1)
+    hands = dones = 0
+    while dones < 2:
+        state = venv.states[0]
+        _, _, rewards, _, done, infos = venv.step(np.array([_pick(venv.mask[0], rng)]))
+        if infos["hand_over"][0]:
+            hands += 1
+            result = infos["results"][0]
+            diff = result.hand_points[0] - result.hand_points[1]
+            assert rewards[0].tolist() == [diff, -diff, diff, -diff]
+            if done[0]:
+                dones += 1
+                assert state.game_over and venv.states[0] is not state
+                assert venv.states[0].seed == game_seed(4, 0, dones)
+            else:
+                assert venv.states[0] is state and state.phase.name == "AUCTION"
+        else:
+            assert not done[0]
+    assert hands >= 4
+
+
+def test_bad_arguments() -> None:
+    with pytest.raises(ValueError, match="episode"):
+        VectorEnv(1, episode="trick")
+    with pytest.raises(ValueError, match="num_envs"):
+        VectorEnv(0)
+    venv = VectorEnv(2)
+    with pytest.raises(ValueError, match="expected 2 actions"):
+        venv.step(np.array([0]))
