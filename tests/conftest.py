@@ -114,3 +114,27 @@ def play_until(state: State, phase: Phase, rng: random.Random) -> State:
 @pytest.fixture
 def rng() -> random.Random:
     return random.Random(12345)
+
+
+def start_play(rules: Rules | None, hands: Mapping[int, str] | Sequence[str], bid: str,
+               kitty: str | None = None, declarer: int = 0, dealer: int = 3) -> State:
+    """A hand-built deal taken to the first lead: ``declarer`` bids ``bid``, everyone else
+    passes, and every exchange discards exactly the cards it picked up (so the hands stay
+    as dealt)."""
+    state = new_state(rules, hands, kitty, dealer)
+    while state.phase == Phase.AUCTION:
+        do(state, bid if state.turn == declarer and state.high_bid < 0 else "pass")
+    assert state.declarer == declarer, "the scripted auction did not reach the contract"
+    while state.phase == Phase.EXCHANGE:
+        picked = state.exchanges[-1][1]
+        for c in cards_of(picked):
+            state.apply(str_to_action("discard " + state.card_name(c)))
+    assert state.phase == Phase.PLAY
+    return state
+
+
+def follow_low(state: State, count: int = 1) -> State:
+    """Let the next ``count`` seats play their lowest-id legal action."""
+    for _ in range(count):
+        state.apply(state.legal_actions()[0])
+    return state
