@@ -1,0 +1,312 @@
+"""The fast batched core: N games of Five Hundred stepped together, every rule option included.
+
+The reference engine (:mod:`fh_env.engine`) is the specification; this module runs the same
+game logic compiled with numba over a batch of games, for self-play, benchmarks and Monte Carlo
+rollouts.  Per-game logic is compiled rather than written as numpy lock-step operations because
+the branches of Five Hundred (auction, exchange, joker rules) leave too little to vectorise
+(see ``shared/notes/performance.md``).  The first use compiles the kernels (``cache=True`` keeps
+them on disk for later processes).
+
+Usage::
+
+    games = FastGames(1024, Rules.preset("australian"), seed=7)
+    while not games.done.all():
+        masks = games.legal_masks()              # bool [N, 130]
+        games.step(choose(masks))                # one action per game, for the seat on turn
+    games.hand_points, games.scores              # int64 [N, 2]
+
+    games.next_hands()                           # deal on (random deals from the seed)
+    games.random_playout()                       # finish every hand with random legal actions
+
+State lives in ``games.games``, one record per game (:data:`fh_env.fastcore_layout.GAME_DTYPE`);
+the properties below are views of its fields (``games.turn`` is ``int8 [N]`` and so on).
+:meth:`FastGames.to_state` turns one game into an ``fh_env.engine.State`` and
+:meth:`FastGames.set_state` loads one, so either side can continue what the other started.
+
+Random deals come from each game's own generator, seeded from ``seed`` and the game's index:
+they are deterministic but are not the engine's ``deal_cards(seed, k)`` deals; give explicit
+deals (:meth:`FastGames.set_deals`) to play the same hands as the engine.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from . import actions as A
+from . import fastcore_kernels as K
+from .engine import HandResult, IllegalActionError, Phase, State, check_deal, rule_tables
+from .fastcore_layout import (GAME_DTYPE, GAME_OVER, HAND_OVER, MAX_CALLS, NO_CONTRACT_YET,
+                              THROWN_IN_NAMES, encode_rules)
+from .rules import Rules
+
+__all__ = ["FastGames"]
+
+_MASK64 = (1 << 64) - 1
+
+
+class FastGames:
+    """A batch of ``num_games`` games under one rule set, each with its own random generator.
+
+    ``auto_reset``: when true, :meth:`step` deals the next hand to a game whose hand is over
+    (a new game after ``GAME_OVER``) instead of applying its action, so a training loop can step
+    forever; when false such games are left unchanged and their actions ignored.
+    """
+
+    def __init__(self, num_games: int, rules: Rules | None = None, seed: int = 0,
+                 auto_reset: bool = False) -> None:
+        if num_games < 1:
+            raise ValueError(f"num_games must be at least 1, not {num_games}")
+        self.rules = rules if rules is not None else Rules()
+        self.num_games = int(num_games)
+        self.auto_reset = bool(auto_reset)
+        self._rules = encode_rules(self.rules)
+        self.games = np.zeros(self.num_games, GAME_DTYPE)
+        self.seed = int(seed)
+        self.reset(seed)
+
+    # ------------------------------------------------------------------ starting games
+    def reset(self, seed: int | None = None) -> None:
+        """New games: generators seeded from ``seed``, random first dealers and deals."""
+        if seed is not None:
+            self.seed = int(seed)
+        K.seed_all(self.games, np.uint64(self.seed & _MASK64))
+        K.new_games(self.games, self._rules)
+
+    def set_deals(self, hands: np.ndarray | Sequence[Sequence[int]],
+                  kitty: np.ndarray | Sequence[int], dealer: np.ndarray | Sequence[int] | int,
+                  index: np.ndarray | Sequence[int] | None = None, check: bool = True) -> None:
+        """Start new games (scores 0) from explicit deals, as ``State.from_deal`` does.
+
+        ``hands`` is ``[M, 4]`` card bitmasks, ``kitty`` ``[M]``, ``dealer`` ``[M]`` (or one
+        seat for all) for the games ``index`` (default: all).  ``check`` validates every deal
+        against the rules' deck (``fh_env.engine.check_deal``).
+        """
+        self._begin(hands, kitty, dealer, index, check, new=True)
+
+    def next_hands(self, hands: np.ndarray | None = None, kitty: np.ndarray | None = None,
+                   index: np.ndarray | Sequence[int] | None = None, check: bool = True) -> None:
+        """Deal the next hand of the games ``index`` (default: all), as ``State.next_hand``.
+
+        Every one of them must be in ``HAND_OVER``.  The deal passes left except after a
+        misdeal; the cards are ``hands``/``kitty`` when given, else random from each game's
+        generator.
+        """
+        idx = self._index(index)
+        phases = self.games["phase"][idx]
+        if (phases != HAND_OVER).any():
+            bad = int(idx[np.flatnonzero(phases != HAND_OVER)[0]])
+            raise IllegalActionError(
+                f"next_hands() needs every game's hand to be over; game {bad} is in phase "
+                f"{Phase(int(self.games['phase'][bad])).name}")
+        if hands is None:
+            K.next_random_hands(self.games, self._rules, idx)
+        else:
+            self._begin(hands, kitty, K.next_dealers(self.games, idx), idx, check, new=False)
+
+    def _begin(self, hands, kitty, dealer, index, check: bool, new: bool) -> None:
+        idx = self._index(index)
+        hands = np.asarray(hands, dtype=np.uint64).reshape(len(idx), 4)
+        kitty = np.asarray(kitty, dtype=np.uint64).reshape(len(idx))
+        dealers = np.broadcast_to(np.asarray(dealer, dtype=np.int8), (len(idx),))
+        if ((dealers < 0) | (dealers > 3)).any():
+            raise ValueError(f"dealers must be seats 0..3, got {dealers.tolist()}")
+        if check:
+            for k in range(len(idx)):
+                check_deal(self.rules, [int(h) for h in hands[k]], int(kitty[k]))
+        self.games["hands"][idx] = hands
+        self.games["kitty"][idx] = kitty
+        K.begin_hands(self.games, idx, np.ascontiguousarray(dealers), new)
+
+    def _index(self, index) -> np.ndarray:
+        if index is None:
+            return np.arange(self.num_games, dtype=np.int64)
+        idx = np.asarray(index, dtype=np.int64).reshape(-1)
+        if ((idx < 0) | (idx >= self.num_games)).any():
+            raise IndexError(f"game indices must be in 0..{self.num_games - 1}")
+        return idx
+
+    # ------------------------------------------------------------------ stepping
+    def legal_masks(self, out: np.ndarray | None = None) -> np.ndarray:
+        """``bool [N, 130]``: the legal actions of the seat on turn in each game (none when the
+        hand is over).  Pass ``out`` to reuse an array."""
+        if out is None:
+            out = np.empty((self.num_games, A.NUM_ACTIONS), dtype=np.bool_)
+        K.legal_masks(self.games, self._rules, out)
+        return out
+
+    def legal_actions(self, i: int) -> list[int]:
+        """The legal actions of game ``i``, in increasing id order."""
+        row = np.empty((1, A.NUM_ACTIONS), dtype=np.bool_)
+        K.legal_masks(self.games[i: i + 1], self._rules, row)
+        return np.flatnonzero(row[0]).tolist()
+
+    def step(self, actions: np.ndarray | Sequence[int]) -> None:
+        """Apply one action per game for the seat on turn (see ``auto_reset`` for games whose
+        hand is over).  Raises IllegalActionError, changing nothing, if any action is illegal."""
+        acts = np.ascontiguousarray(actions, dtype=np.int64).reshape(-1)
+        if acts.shape[0] != self.num_games:
+            raise ValueError(f"step() needs {self.num_games} actions, got {acts.shape[0]}")
+        bad = K.first_illegal(self.games, self._rules, acts)
+        if bad >= 0:
+            state = self.to_state(bad)
+            raise IllegalActionError(f"game {bad}: " + state._illegal_message(int(acts[bad])))
+        K.step_all(self.games, self._rules, acts, self.auto_reset)
+
+    def random_playout(self) -> int:
+        """Finish every game's current hand with uniformly random legal actions drawn from each
+        game's own generator; returns the number of actions taken."""
+        return int(K.random_playouts(self.games, self._rules))
+
+    def random_hands(self, hands_per_game: int) -> int:
+        """Play ``hands_per_game`` whole random hands in each game (dealing the next hand, or a
+        new game after the last, before each); returns the number of hands played."""
+        return int(K.random_hands(self.games, self._rules, int(hands_per_game)))
+
+    # ------------------------------------------------------------------ views of the state
+    @property
+    def phase(self) -> np.ndarray:
+        return self.games["phase"]
+
+    @property
+    def turn(self) -> np.ndarray:
+        """The seat on turn, -1 once the hand is over."""
+        return self.games["turn"]
+
+    @property
+    def done(self) -> np.ndarray:
+        """True where the hand is over (``HAND_OVER`` or ``GAME_OVER``)."""
+        return self.games["phase"] >= HAND_OVER
+
+    @property
+    def game_over(self) -> np.ndarray:
+        return self.games["phase"] == GAME_OVER
+
+    @property
+    def hand_points(self) -> np.ndarray:
+        """The points each team scored in the hand just finished (0 for a hand thrown in)."""
+        return self.games["hand_points"]
+
+    @property
+    def scores(self) -> np.ndarray:
+        return self.games["scores"]
+
+    @property
+    def winner(self) -> np.ndarray:
+        """The winning team (2: a draw) where the game is over, else -1."""
+        return self.games["winner"]
+
+    @property
+    def hands(self) -> np.ndarray:
+        return self.games["hands"]
+
+    @property
+    def voids(self) -> np.ndarray:
+        """Per seat, the suits it has shown void in (bit 4: shown to hold no joker)."""
+        return self.games["voids"]
+
+    # ------------------------------------------------------------------ engine states
+    def to_state(self, i: int) -> State:
+        """Game ``i`` as a reference ``State`` (its ``seed`` is this batch's seed)."""
+        g = self.games[i]
+        n = int(g["ncalls"])
+        if n > MAX_CALLS:
+            raise ValueError(f"game {i}: its auction of {n} calls overflowed the call log")
+        st = State.__new__(State)
+        st.rules, st._t, st.seed, st._legal = self.rules, rule_tables(self.rules), self.seed, -1
+        for name in ("deal_index", "hands_played", "dealer", "turn", "high_bid", "high_bidder",
+                     "passed", "passed_since", "position", "max_level", "nullo_bidders",
+                     "shows_joker", "declarer", "context", "sitting_out", "discards_left",
+                     "leader", "led", "suits_led"):
+            setattr(st, name, int(g[name]))
+        st.phase = Phase(int(g["phase"]))
+        st.dealt = (tuple(int(h) for h in g["dealt_hands"]), int(g["dealt_kitty"]))
+        st.hands = [int(h) for h in g["hands"]]
+        st.kitty = int(g["kitty"])
+        st.calls = [(int(s), int(a)) for s, a in g["calls"][:n]]
+        st.reopened = bool(g["reopened"])
+        contract = int(g["contract"])
+        st.contract = None if contract == NO_CONTRACT_YET else contract
+        st.exchanges = [[int(g["exch_seat"][k]), int(g["exch_picked"][k]),
+                         int(g["exch_discards"][k])] for k in range(int(g["nexchanges"]))]
+        st.trick = [int(c) for c in g["trick"][: int(g["ntrick"])]]
+        active = 3 if st.sitting_out >= 0 else 4
+        st.tricks = [(int(g["trick_leader"][k]),
+                      tuple(int(c) for c in g["trick_cards"][k][:active]),
+                      int(g["trick_winner"][k]), int(g["trick_led"][k]))
+                     for k in range(int(g["ntricks"]))]
+        st.tricks_won = [int(x) for x in g["tricks_won"]]
+        st.first_led = [int(x) for x in g["first_led"]]
+        st.voids = [int(x) for x in g["voids"]]
+        st.exposed = bool(g["exposed"])
+        st.scores = [int(x) for x in g["scores"]]
+        st.winner = None if int(g["winner"]) < 0 else int(g["winner"])
+        st.result = self._result(g, st) if g["has_result"] else None
+        return st
+
+    def to_states(self, index: Iterable[int] | None = None) -> list[State]:
+        return [self.to_state(int(i)) for i in self._index(index)]
+
+    @staticmethod
+    def _result(g: np.void, st: State) -> HandResult:
+        scores = (st.scores[0], st.scores[1])
+        thrown = THROWN_IN_NAMES[int(g["thrown_in"])]
+        if thrown is not None:
+            return HandResult(None, None, (0, 0), (0, 0), scores, None, thrown)
+        made = int(g["made"])
+        return HandResult(st.contract, st.declarer if st.declarer >= 0 else None,
+                          (int(g["result_tricks"][0]), int(g["result_tricks"][1])),
+                          (int(g["hand_points"][0]), int(g["hand_points"][1])), scores,
+                          None if made < 0 else bool(made), None)
+
+    def set_state(self, i: int, state: State) -> None:
+        """Load a reference ``State`` (of the same rules) into game ``i``; its generator stays."""
+        if state.rules != self.rules:
+            raise ValueError("set_state() needs a state of this batch's rules")
+        if len(state.calls) > MAX_CALLS:
+            raise ValueError(f"an auction of {len(state.calls)} calls does not fit the call log")
+        rng = self.games["rng"][i]
+        self.games[i] = np.zeros((), GAME_DTYPE)
+        g = self.games[i]
+        g["rng"] = rng
+        for name in ("deal_index", "hands_played", "dealer", "phase", "turn", "high_bid",
+                     "high_bidder", "passed", "passed_since", "position", "max_level",
+                     "nullo_bidders", "reopened", "shows_joker", "declarer", "context",
+                     "sitting_out", "discards_left", "leader", "led", "suits_led", "exposed",
+                     "kitty"):
+            g[name] = int(getattr(state, name))
+        g["contract"] = NO_CONTRACT_YET if state.contract is None else state.contract
+        g["hands"] = state.hands
+        g["dealt_hands"], g["dealt_kitty"] = state.dealt
+        g["ncalls"] = len(state.calls)
+        for k, (seat, action) in enumerate(state.calls):
+            g["calls"][k] = (seat, action)
+        g["nexchanges"] = len(state.exchanges)
+        for k, (seat, picked, discards) in enumerate(state.exchanges):
+            g["exch_seat"][k], g["exch_picked"][k], g["exch_discards"][k] = seat, picked, discards
+        g["ntrick"] = len(state.trick)
+        g["trick"][: len(state.trick)] = state.trick
+        g["ntricks"] = len(state.tricks)
+        g["trick_cards"][:] = -1
+        for k, (leader, cards, winner, led) in enumerate(state.tricks):
+            g["trick_leader"][k], g["trick_winner"][k], g["trick_led"][k] = leader, winner, led
+            g["trick_cards"][k][: len(cards)] = cards
+        g["tricks_won"] = state.tricks_won
+        g["first_led"] = state.first_led
+        g["voids"] = state.voids
+        g["scores"] = state.scores
+        g["winner"] = -1 if state.winner is None else state.winner
+        res = state.result
+        g["has_result"] = res is not None
+        if res is not None:
+            g["thrown_in"] = THROWN_IN_NAMES.index(res.thrown_in)
+            g["made"] = -1 if res.made is None else int(res.made)
+            g["result_tricks"] = res.tricks
+            g["hand_points"] = res.hand_points
+
+    def __repr__(self) -> str:
+        phases = np.bincount(self.games["phase"], minlength=5)
+        return (f"<FastGames n={self.num_games} " +
+                " ".join(f"{p.name}={int(phases[p])}" for p in Phase) + ">")
+

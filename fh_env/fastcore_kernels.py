@@ -1,0 +1,785 @@
+"""Compiled per-game logic of the fast core: one function per method of ``fh_env.engine.State``.
+
+Every function takes ``g``, one game record (:data:`fh_env.fastcore_layout.GAME_DTYPE`), and
+``r``, the rules record, and mirrors the engine method of the same name line by line, so that
+the differential test (``tests/test_fastcore.py``) can hold the two to identical results.  The
+batch kernels at the end loop over games; all of them are ``numba.njit(cache=True)``.
+
+Masks are ``uint64`` throughout (never mixed with signed integers, which numba would turn into
+floats).  Legal actions are returned as ``(base, cards, leads)``: the actions ``base + i`` for
+each bit ``i`` of ``cards``, plus the joker leads ``JOKER_LEAD_BASE + j`` for each bit ``j`` of
+``leads``; that covers the 130 action ids without a 130-bit integer.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from . import actions as A
+from .cards import JOKER, NT_STANDARD, RED_JOKER
+from .contracts import DRAW, NUM_TRICKS
+from .fastcore_layout import (ALL_PASS, AUCTION, DN_AFTER_PARTNER, DN_ANYTIME, EXCHANGE,
+                              GAME_OVER, HAND_OVER, HONOURS, INKLE, JF_ANYTIME, JF_FIRST_OR_LAST,
+                              JF_VOID_ONLY, JL_ANY, JL_NOT_LED, JL_NOT_SHOWN_VOID, MAX_CALLS,
+                              MISDEAL, NK_ALWAYS, NK_NULLO_ONLY, NO_CONTRACT, NO_CONTRACT_YET,
+                              NOT_THROWN, OT_DECLARERS_WIN_BOTH, OT_MUST_BID, OT_STOP_10,
+                              OT_STOP_40, PLAY, RE_AFTER_CHANGE, RE_ALWAYS, RE_NEVER, STRENGTH,
+                              SUIT, SUIT_MASK)
+
+U0 = np.uint64(0)
+U1 = np.uint64(1)
+JOKERS = np.uint64((1 << JOKER) | (1 << RED_JOKER))
+HIGH_JOKER_BIT = np.uint64(1 << JOKER)
+RED_JOKER_BIT = np.uint64(1 << RED_JOKER)
+SIX_NT = A.bid_action(6, A.NT)
+SIX_NT_BIT = np.uint64(1 << SIX_NT)
+NULLO_BIT = np.uint64(1 << A.NULLO)
+OPEN_NULLO_BIT = np.uint64(1 << A.OPEN_NULLO)
+DOUBLE_NULLO_BIT = np.uint64(1 << A.DOUBLE_NULLO)
+MISDEAL_BIT = np.uint64(1 << A.MISDEAL)
+PASS, NULLO, OPEN_NULLO, DOUBLE_NULLO = A.PASS, A.NULLO, A.OPEN_NULLO, A.DOUBLE_NULLO
+MISDEAL_CALL, DISCARD_BASE, PLAY_BASE = A.MISDEAL, A.DISCARD_BASE, A.PLAY_BASE
+JOKER_LEAD_BASE, NUM_ACTIONS = A.JOKER_LEAD_BASE, A.NUM_ACTIONS
+_M1 = np.uint64(0x5555555555555555)
+_M2 = np.uint64(0x3333333333333333)
+_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
+_H01 = np.uint64(0x0101010101010101)
+_XS_MUL = np.uint64(0x2545F4914F6CDD1D)
+
+
+# ------------------------------------------------------------------------------- bits, RNG
+@njit(cache=True)
+def bit(c):
+    return U1 << np.uint64(c)
+
+
+@njit(cache=True)
+def popcount(x):
+    x = x - ((x >> np.uint64(1)) & _M1)
+    x = (x & _M2) + ((x >> np.uint64(2)) & _M2)
+    x = (x + (x >> np.uint64(4))) & _M4
+    return np.int64((x * _H01) >> np.uint64(56))
+
+
+@njit(cache=True)
+def lowest_bit(x):
+    """The index of the lowest set bit of a non-zero mask."""
+    return popcount((x & (~x + U1)) - U1)
+
+
+@njit(cache=True)
+def nth_bit(x, n):
+    """The index of the ``n``-th (from 0) lowest set bit of ``x``."""
+    for _ in range(n):
+        x &= x - U1
+    return lowest_bit(x)
+
+
+@njit(cache=True)
+def splitmix64(x):
+    x = x + np.uint64(0x9E3779B97F4A7C15)
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+@njit(cache=True)
+def seed_game(g, seed, index):
+    """Seed a game's generator from the batch seed and its index (never the zero state)."""
+    x = splitmix64(splitmix64(seed) ^ np.uint64(index))
+    g.rng = x if x != U0 else _XS_MUL
+
+
+@njit(cache=True)
+def randint(g, n):
+    """A number in ``range(n)`` from the game's xorshift64* generator."""
+    x = g.rng
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    g.rng = x
+    return np.int64((((x * _XS_MUL) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+# ------------------------------------------------------------------------------- dealing
+@njit(cache=True)
+def deal_random(g, r, scratch):
+    """Deal the rules' deck uniformly at random into ``g.hands`` and ``g.kitty`` (§1.3, §1.4)."""
+    n = r.deck_size
+    for k in range(n):
+        scratch[k] = r.deck[k]
+    for k in range(n - 1, 0, -1):
+        j = randint(g, k + 1)
+        scratch[k], scratch[j] = scratch[j], scratch[k]
+    for s in range(4):
+        m = U0
+        for k in range(10 * s, 10 * s + 10):
+            m |= bit(scratch[k])
+        g.hands[s] = m
+    kitty = r.fixed_kitty
+    for k in range(40, n):
+        kitty |= bit(scratch[k])
+    g.kitty = kitty
+
+
+@njit(cache=True)
+def new_game_fields(g):
+    g.scores[0] = 0
+    g.scores[1] = 0
+    g.hands_played = 0
+    g.deal_index = 0
+    g.winner = -1
+
+
+@njit(cache=True)
+def begin_hand(g, dealer):
+    """``State._start_hand`` for the deal already in ``g.hands`` and ``g.kitty``."""
+    g.deal_index += 1
+    g.dealer = dealer
+    for s in range(4):
+        g.dealt_hands[s] = g.hands[s]
+        g.tricks_won[s] = 0
+        g.voids[s] = 0
+    g.dealt_kitty = g.kitty
+    g.phase = AUCTION
+    g.turn = (dealer + 1) % 4
+    g.ncalls = 0
+    g.high_bid = -1
+    g.high_bidder = -1
+    g.passed = 0
+    g.passed_since = 0
+    g.position = 0
+    g.max_level = 0
+    g.nullo_bidders = 0
+    g.reopened = False
+    g.shows_joker = 0
+    g.contract = NO_CONTRACT_YET
+    g.declarer = -1
+    g.context = NT_STANDARD
+    g.sitting_out = -1
+    g.discards_left = 0
+    g.nexchanges = 0
+    g.leader = -1
+    g.ntrick = 0
+    g.led = -1
+    g.ntricks = 0
+    g.suits_led = 0
+    for s in range(5):
+        g.first_led[s] = -1
+    g.exposed = False
+    g.has_result = False
+    g.thrown_in = NOT_THROWN
+    g.made = -1
+    for t in range(2):
+        g.result_tricks[t] = 0
+        g.hand_points[t] = 0
+
+
+@njit(cache=True)
+def new_game(g, r, scratch):
+    """``State(rules, seed)``: a random first dealer, then a random deal."""
+    new_game_fields(g)
+    dealer = randint(g, 4)
+    deal_random(g, r, scratch)
+    begin_hand(g, dealer)
+
+
+@njit(cache=True)
+def next_dealer(g):
+    """``State.next_hand``: the deal passes left except after a misdeal (§3.9)."""
+    return g.dealer if g.thrown_in == MISDEAL else (g.dealer + 1) % 4
+
+
+@njit(cache=True)
+def reset_done(g, r, scratch):
+    """Auto-reset: the next hand after HAND_OVER, a new game after GAME_OVER."""
+    if g.phase == GAME_OVER:
+        new_game(g, r, scratch)
+    elif g.phase == HAND_OVER:
+        dealer = next_dealer(g)
+        deal_random(g, r, scratch)
+        begin_hand(g, dealer)
+
+
+# ------------------------------------------------------------------------------- auction (§3)
+@njit(cache=True)
+def legal_calls(g, r):
+    seat = g.turn
+    legal = U1  # pass
+    if r.stick_the_dealer and seat == g.dealer and g.ncalls == 3 and g.high_bid < 0:
+        legal = U0
+    h = g.high_bid + 1
+    legal |= r.bids_over[h]
+    if r.inkle and g.ncalls < 2:
+        legal |= r.inkles_over[h]
+    hand = g.hands[seat]
+    if r.six_nt_shows_joker and (hand & JOKERS) == U0:
+        legal &= ~SIX_NT_BIT
+    nullos = r.nullos_over[h]
+    if g.max_level >= r.nullo_after:
+        legal |= nullos & NULLO_BIT
+    if g.max_level >= r.open_nullo_after:
+        legal |= nullos & OPEN_NULLO_BIT
+    dn = r.double_nullo
+    if dn == DN_ANYTIME or (dn == DN_AFTER_PARTNER and (g.nullo_bidders >> ((seat + 2) % 4)) & 1):
+        legal |= nullos & DOUBLE_NULLO_BIT
+    if r.misdeal and g.position < 4 and (hand & HONOURS) == U0:
+        legal |= MISDEAL_BIT
+    return legal
+
+
+@njit(cache=True)
+def is_ordinary(bid):
+    return A.BID_BASE <= bid < NULLO
+
+
+@njit(cache=True)
+def call(g, r, action):
+    seat = g.turn
+    n = g.ncalls
+    if n < MAX_CALLS:
+        g.calls[n, 0] = seat
+        g.calls[n, 1] = action
+    g.ncalls = n + 1
+    if action == MISDEAL_CALL:
+        throw_in(g, MISDEAL)
+        return
+    extra_call = seat == g.high_bidder
+    sbit = 1 << seat
+    if action == PASS:
+        g.passed |= sbit
+        g.passed_since |= sbit
+        if extra_call:
+            end_auction(g, r)
+            return
+    else:
+        high = g.high_bid
+        if extra_call and (is_ordinary(action) != is_ordinary(high)
+                           or (action - 1) % 5 != (high - 1) % 5):
+            g.reopened = True  # §3.6 after_change: a change of strain reopens
+        if is_ordinary(action):
+            level = 6 + (action - 1) // 5
+            if level > g.max_level:
+                g.max_level = level
+            if action == SIX_NT and r.six_nt_shows_joker:
+                g.shows_joker |= sbit
+        elif action == NULLO or action == OPEN_NULLO:
+            g.nullo_bidders |= sbit
+        g.high_bid = action
+        g.high_bidder = seat
+        g.passed &= 15 ^ sbit
+        g.passed_since = 0
+        if extra_call and r.reenter == RE_NEVER:
+            end_auction(g, r)
+            return
+    next_caller(g, r, seat)
+
+
+@njit(cache=True)
+def may_call(g, r, seat):
+    sbit = 1 << seat
+    if g.passed_since & sbit:
+        return False
+    if g.passed & sbit:
+        return r.reenter == RE_ALWAYS or (r.reenter == RE_AFTER_CHANGE and g.reopened)
+    return True
+
+
+@njit(cache=True)
+def next_caller(g, r, seat):
+    """Pass the turn clockwise to the next seat that may call, or end the auction."""
+    rounds, high = r.rounds, g.high_bidder
+    for distance in range(1, 5):
+        nxt = (seat + distance) % 4
+        if nxt == high:
+            others_done = True
+            for s in range(4):
+                if s != high and may_call(g, r, s):
+                    others_done = False
+                    break
+            if not (others_done and r.raise_own_bid and nxt != seat):
+                continue
+        elif not may_call(g, r, nxt):
+            continue
+        if rounds != 0 and g.position + distance >= 4 * rounds:
+            break
+        g.position += distance
+        g.turn = nxt
+        return
+    end_auction(g, r)
+
+
+@njit(cache=True)
+def end_auction(g, r):
+    high = g.high_bid
+    if high < 0:
+        if not r.all_pass_play:
+            throw_in(g, ALL_PASS)
+            return
+        g.contract = NO_CONTRACT
+        g.context = r.no_trump_context
+        start_play(g, r, (g.dealer + 1) % 4)
+        return
+    if is_ordinary(high) and 6 + (high - 1) // 5 < r.min_level:
+        throw_in(g, INKLE)
+        return
+    g.contract = high
+    g.declarer = g.high_bidder
+    if high >= NULLO:
+        g.context = r.nullo_context
+        if high != DOUBLE_NULLO:
+            g.sitting_out = (g.declarer + 2) % 4
+        exchange = r.nullo_kitty == NK_ALWAYS or (r.nullo_kitty == NK_NULLO_ONLY
+                                                  and high != OPEN_NULLO)
+    else:
+        strain = (high - 1) % 5
+        g.context = r.no_trump_context if strain == A.NT else strain
+        exchange = True
+    if exchange:
+        start_exchange(g, r, g.declarer)
+    else:
+        start_play(g, r, first_leader(g, r))
+
+
+@njit(cache=True)
+def throw_in(g, reason):
+    g.has_result = True
+    g.thrown_in = reason
+    g.made = -1
+    for t in range(2):
+        g.result_tricks[t] = 0
+        g.hand_points[t] = 0
+    g.phase = HAND_OVER
+    g.turn = -1
+
+
+# ------------------------------------------------------------------------------- exchange (§4)
+@njit(cache=True)
+def start_exchange(g, r, seat):
+    k = g.nexchanges
+    g.exch_seat[k] = seat
+    g.exch_picked[k] = g.kitty
+    g.exch_discards[k] = U0
+    g.nexchanges = k + 1
+    g.hands[seat] |= g.kitty
+    g.kitty = U0
+    g.discards_left = r.kitty_size
+    g.phase = EXCHANGE
+    g.turn = seat
+
+
+@njit(cache=True)
+def discard(g, r, c):
+    b = bit(c)
+    g.hands[g.turn] ^= b
+    g.kitty |= b
+    g.exch_discards[g.nexchanges - 1] |= b
+    g.discards_left -= 1
+    if g.discards_left > 0:
+        return
+    if g.contract == DOUBLE_NULLO and g.nexchanges == 1:
+        start_exchange(g, r, (g.declarer + 2) % 4)  # §4.3: the partner exchanges next
+    else:
+        start_play(g, r, first_leader(g, r))
+
+
+# ------------------------------------------------------------------------------- play (§5)
+@njit(cache=True)
+def first_leader(g, r):
+    leader = g.declarer if r.first_leader == 0 else (g.dealer + 1) % 4
+    return (leader + 1) % 4 if leader == g.sitting_out else leader
+
+
+@njit(cache=True)
+def start_play(g, r, leader):
+    g.phase = PLAY
+    g.leader = leader
+    g.turn = leader
+    g.exposed = g.contract == OPEN_NULLO and r.exposed_at_first_lead
+
+
+@njit(cache=True)
+def nameable_suits(g, r):
+    """The suits a joker lead may name under ``joker_lead`` (§5.5), as a 4-bit mask."""
+    rule = r.joker_lead
+    if rule == JL_ANY:
+        return 15
+    if rule == JL_NOT_LED:
+        return 15 & ~np.int64(g.suits_led)
+    if rule == JL_NOT_SHOWN_VOID:
+        return 15 & ~np.int64(g.voids[g.turn])
+    return 0  # last_card
+
+
+@njit(cache=True)
+def legal_plays(g, r):
+    """The legal plays as (card mask, joker-lead mask)."""
+    hand = g.hands[g.turn]
+    ctx = g.context
+    jokers = hand & JOKERS
+    if g.ntrick == 0:
+        if ctx < NT_STANDARD or jokers == U0:
+            return hand, U0
+        plain = hand & ~JOKERS
+        suits = nameable_suits(g, r)
+        if suits == 0 and plain == U0:
+            suits = 15
+        leads = U0
+        if jokers & HIGH_JOKER_BIT:
+            leads |= np.uint64(suits)
+        if jokers & RED_JOKER_BIT:
+            leads |= np.uint64(suits) << np.uint64(4)
+        return plain, leads
+    led = g.led
+    follow = hand & SUIT_MASK[ctx, led]
+    if ctx < NT_STANDARD:
+        return (follow if follow != U0 else hand), U0
+    if follow != U0:
+        if jokers != U0:
+            rule = r.joker_follow
+            if rule == JF_ANYTIME or (rule == JF_FIRST_OR_LAST
+                                      and g.first_led[led] == g.ntricks):
+                follow |= jokers
+        return follow, U0
+    if jokers != U0 and r.nullo_must_play_joker and g.contract >= NULLO:
+        return jokers, U0
+    return hand, U0
+
+
+@njit(cache=True)
+def next_player(g, seat):
+    nxt = (seat + 1) % 4
+    return (nxt + 1) % 4 if nxt == g.sitting_out else nxt
+
+
+@njit(cache=True)
+def play(g, r, action):
+    seat = g.turn
+    ctx = g.context
+    if action >= JOKER_LEAD_BASE:
+        c = JOKER + (action - JOKER_LEAD_BASE) // 4
+        named = (action - JOKER_LEAD_BASE) % 4
+        if nameable_suits(g, r) == 0:
+            g.voids[seat] |= 15  # only legal because it held nothing but jokers
+    else:
+        c = action - PLAY_BASE
+        named = -1
+    b = bit(c)
+    if g.ntrick == 0:
+        led = named if named >= 0 else SUIT[ctx, c]
+        g.led = led
+        g.suits_led |= 1 << led
+        if g.first_led[led] < 0:
+            g.first_led[led] = g.ntricks
+    elif (b & SUIT_MASK[ctx, g.led]) == U0:
+        note_void(g, r, seat, c)
+    g.hands[seat] ^= b
+    g.trick[g.ntrick] = c
+    g.ntrick += 1
+    if g.ntrick < (3 if g.sitting_out >= 0 else 4):
+        g.turn = next_player(g, seat)
+        return
+    finish_trick(g, r)
+
+
+@njit(cache=True)
+def note_void(g, r, seat, c):
+    """Record what a card that does not follow the led suit shows about the hand."""
+    led, ctx = g.led, g.context
+    if c < JOKER or ctx < NT_STANDARD:
+        g.voids[seat] |= 1 << led
+        if ctx >= NT_STANDARD and r.nullo_must_play_joker and g.contract >= NULLO:
+            g.voids[seat] |= 16  # void and no joker played: it holds none
+        return
+    rule = r.joker_follow
+    if rule == JF_VOID_ONLY or (rule == JF_FIRST_OR_LAST and g.first_led[led] != g.ntricks):
+        g.voids[seat] |= 1 << led
+
+
+@njit(cache=True)
+def finish_trick(g, r):
+    ctx, led = g.context, g.led
+    best, best_i = -2, 0
+    for i in range(g.ntrick):
+        s = STRENGTH[ctx, led, g.trick[i]]
+        if s > best:
+            best, best_i = s, i
+    winner = g.leader
+    for _ in range(best_i):
+        winner = next_player(g, winner)
+    k = g.ntricks
+    g.trick_leader[k] = g.leader
+    for i in range(4):
+        g.trick_cards[k, i] = g.trick[i] if i < g.ntrick else -1
+    g.trick_winner[k] = winner
+    g.trick_led[k] = led
+    g.ntricks = k + 1
+    g.tricks_won[winner] += 1
+    g.ntrick = 0
+    g.led = -1
+    g.leader = winner
+    g.turn = winner
+    if g.contract == OPEN_NULLO:
+        g.exposed = True
+    if g.ntricks == NUM_TRICKS or (r.finish_early and determined(g, r)):
+        score_hand(g, r)
+
+
+@njit(cache=True)
+def determined(g, r):
+    """§5.10: the hand's points no longer depend on who takes the remaining tricks."""
+    remaining = NUM_TRICKS - g.ntricks
+    c = g.contract
+    if c < 0:
+        return remaining == 0  # no-contract play: every trick is worth 10
+    team = g.declarer % 2
+    taken = g.tricks_won[team] + g.tricks_won[team + 2]
+    for extra in range(1, remaining + 1):
+        for t in range(2):
+            if r.points[c, taken + extra, t] != r.points[c, taken, t]:
+                return False
+    return True
+
+
+# ------------------------------------------------------------------------------- scoring (§6, §7)
+@njit(cache=True)
+def score_hand(g, r):
+    t0 = g.tricks_won[0] + g.tricks_won[2]
+    t1 = g.tricks_won[1] + g.tricks_won[3]
+    c = g.contract
+    made = False
+    if g.declarer >= 0:
+        team = g.declarer % 2
+        taken = t0 if team == 0 else t1
+        mine, theirs = r.points[c, taken, 0], r.points[c, taken, 1]
+        p0, p1 = (mine, theirs) if team == 0 else (theirs, mine)
+        made = r.made[c, taken] != 0
+        g.made = 1 if made else 0
+    else:
+        team = -1
+        p0, p1 = 10 * np.int64(t0), 10 * np.int64(t1)
+        g.made = -1
+    g.hands_played += 1
+    n0, n1, winner = end_of_hand(r, g.scores[0], g.scores[1], p0, p1, team, made,
+                                 g.hands_played)
+    g.scores[0] = n0
+    g.scores[1] = n1
+    g.has_result = True
+    g.thrown_in = NOT_THROWN
+    g.result_tricks[0] = t0
+    g.result_tricks[1] = t1
+    g.hand_points[0] = p0
+    g.hand_points[1] = p1
+    g.turn = -1
+    if winner < 0:
+        g.phase = HAND_OVER
+    else:
+        g.winner = winner
+        g.phase = GAME_OVER
+
+
+@njit(cache=True)
+def higher(n0, n1):
+    if n0 == n1:
+        return DRAW
+    return 0 if n0 > n1 else 1
+
+
+@njit(cache=True)
+def end_of_hand(r, s0, s1, p0, p1, team, made, hands_played):
+    """``fh_env.contracts.end_of_hand``: the new scores and the winner (-1: the game goes on)."""
+    n0, n1 = s0 + p0, s1 + p1
+    rule = r.on_target
+    if rule == OT_STOP_10 or rule == OT_STOP_40:
+        if team != 0 and p0 > 0:
+            n0 = min(n0, max(s0, r.ceiling))
+        if team != 1 and p1 > 0:
+            n1 = min(n1, max(s1, r.ceiling))
+    if r.game_over_hands:
+        if hands_played >= r.hands_to_play:
+            return n0, n1, higher(n0, n1)
+        return n0, n1, -1
+    target, floor = r.target, r.floor
+    if rule == OT_MUST_BID:
+        if team >= 0 and made and (n0 if team == 0 else n1) >= target:
+            return n0, n1, team
+        down0, down1 = n0 <= floor, n1 <= floor
+        if down0 and down1:
+            return n0, n1, higher(n0, n1)
+        if down0:
+            return n0, n1, 1
+        if down1:
+            return n0, n1, 0
+        return n0, n1, -1
+    if n0 >= target or n0 <= floor or n1 >= target or n1 <= floor:
+        if rule == OT_DECLARERS_WIN_BOTH and team >= 0 and n0 >= target and n1 >= target:
+            return n0, n1, team
+        return n0, n1, higher(n0, n1)
+    return n0, n1, -1
+
+
+# ------------------------------------------------------------------------------- one game
+@njit(cache=True)
+def legal(g, r):
+    """The legal actions of the seat on turn as ``(base, cards, leads)`` (module docstring)."""
+    if g.phase == PLAY:
+        cards, leads = legal_plays(g, r)
+        return PLAY_BASE, cards, leads
+    if g.phase == AUCTION:
+        return 0, legal_calls(g, r), U0
+    if g.phase == EXCHANGE:
+        return DISCARD_BASE, g.hands[g.turn], U0
+    return 0, U0, U0
+
+
+@njit(cache=True)
+def is_legal(g, r, action):
+    base, cards, leads = legal(g, r)
+    if base <= action < base + 64 and (cards >> np.uint64(action - base)) & U1:
+        return True
+    return JOKER_LEAD_BASE <= action < NUM_ACTIONS and (
+        (leads >> np.uint64(action - JOKER_LEAD_BASE)) & U1) != U0
+
+
+@njit(cache=True)
+def apply(g, r, action):
+    """``State.apply`` for an action known to be legal."""
+    if g.phase == PLAY:
+        play(g, r, action)
+    elif g.phase == AUCTION:
+        call(g, r, action)
+    else:
+        discard(g, r, action - DISCARD_BASE)
+
+
+@njit(cache=True)
+def random_action(g, r):
+    """A legal action drawn uniformly with the game's own generator."""
+    base, cards, leads = legal(g, r)
+    n_cards = popcount(cards)
+    k = randint(g, n_cards + popcount(leads))
+    if k < n_cards:
+        return base + nth_bit(cards, k)
+    return JOKER_LEAD_BASE + nth_bit(leads, k - n_cards)
+
+
+@njit(cache=True)
+def playout(g, r):
+    """Random legal actions until the hand is over; returns the number of actions."""
+    steps = 0
+    while g.phase < HAND_OVER:
+        apply(g, r, random_action(g, r))
+        steps += 1
+    return steps
+
+
+# ------------------------------------------------------------------------------- batch kernels
+@njit(cache=True)
+def seed_all(games, seed):
+    for i in range(games.shape[0]):
+        seed_game(games[i], seed, i)
+
+
+@njit(cache=True)
+def new_games(games, rules):
+    r = rules[0]
+    scratch = np.empty(64, np.int8)
+    for i in range(games.shape[0]):
+        new_game(games[i], r, scratch)
+
+
+@njit(cache=True)
+def begin_hands(games, index, dealers, new):
+    """Begin the hands already written into ``hands``/``kitty`` of the games ``index``."""
+    for k in range(index.shape[0]):
+        g = games[index[k]]
+        if new:
+            new_game_fields(g)
+        begin_hand(g, dealers[k])
+
+
+@njit(cache=True)
+def next_dealers(games, index):
+    out = np.empty(index.shape[0], np.int8)
+    for k in range(index.shape[0]):
+        out[k] = next_dealer(games[index[k]])
+    return out
+
+
+@njit(cache=True)
+def next_random_hands(games, rules, index):
+    r = rules[0]
+    scratch = np.empty(64, np.int8)
+    for k in range(index.shape[0]):
+        g = games[index[k]]
+        dealer = next_dealer(g)
+        deal_random(g, r, scratch)
+        begin_hand(g, dealer)
+
+
+@njit(cache=True)
+def legal_masks(games, rules, out):
+    """Fill ``out[N, 130]`` with each game's legal actions (all zero once the hand is over)."""
+    r = rules[0]
+    for i in range(games.shape[0]):
+        row = out[i]
+        row[:] = 0
+        base, cards, leads = legal(games[i], r)
+        while cards != U0:
+            row[base + lowest_bit(cards)] = 1
+            cards &= cards - U1
+        while leads != U0:
+            row[JOKER_LEAD_BASE + lowest_bit(leads)] = 1
+            leads &= leads - U1
+
+
+@njit(cache=True)
+def first_illegal(games, rules, actions):
+    """The first game, still in a hand, whose action is illegal; -1 if none."""
+    r = rules[0]
+    for i in range(games.shape[0]):
+        g = games[i]
+        if g.phase < HAND_OVER and not is_legal(g, r, actions[i]):
+            return i
+    return -1
+
+
+@njit(cache=True)
+def step_all(games, rules, actions, auto_reset):
+    """Apply each game's action (checked legal); finished games are skipped or reset."""
+    r = rules[0]
+    scratch = np.empty(64, np.int8)
+    for i in range(games.shape[0]):
+        g = games[i]
+        if g.phase < HAND_OVER:
+            apply(g, r, actions[i])
+        elif auto_reset:
+            reset_done(g, r, scratch)
+
+
+@njit(cache=True)
+def random_playouts(games, rules):
+    """Play every game's current hand to its end with random legal actions; total actions."""
+    r = rules[0]
+    steps = 0
+    for i in range(games.shape[0]):
+        steps += playout(games[i], r)
+    return steps
+
+
+@njit(cache=True)
+def random_hands(games, rules, hands_per_game):
+    """For each game, ``hands_per_game`` times: deal the next hand (a new game after the last),
+    then play it out at random.  Returns the number of hands played."""
+    r = rules[0]
+    scratch = np.empty(64, np.int8)
+    count = 0
+    for i in range(games.shape[0]):
+        g = games[i]
+        for _ in range(hands_per_game):
+            if g.phase >= HAND_OVER:
+                reset_done(g, r, scratch)
+            playout(g, r)
+            count += 1
+    return count
