@@ -1,0 +1,238 @@
+"""fh-play and fh-replay (agents.play), driven as a person would: typed entries, a transcript.
+
+The game loop takes its input from a scripted stream and writes to a rich console recording
+plain text; one test runs the real command in a pseudo-terminal.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Sequence
+
+import pytest
+from rich.console import Console
+
+from conftest import deal
+from fh_env import actions as A
+from fh_env.cards import card_name, cards_of, mask_of, parse_card
+from fh_env.engine import Phase, State
+from fh_env.records import load_record, replay_states
+from fh_env.rules import Rules
+from agents.play import (Command, EntryError, Game, NeedSuit, Terminal, explain_illegal,
+                         parse_entry, scripted, suit_groups)
+from agents import play as P
+
+
+class ScriptBot:
+    """Plays the named actions in order, then passes in the auction and plays its first
+    legal action."""
+
+    def __init__(self, *names: str) -> None:
+        self.name = "script"
+        self.script = [A.str_to_action(n) for n in names]
+
+    def act(self, view, rng: random.Random) -> int:
+        if self.script:
+            return self.script.pop(0)
+        legal = view.legal_actions()
+        return A.PASS if legal[0] == A.PASS else legal[0]
+
+
+def run_game(state: State, person: int, lines: Sequence[str], bots=None, **kwargs):
+    """Play ``state`` with the person at ``person`` typing ``lines``: (game, transcript)."""
+    console = Console(width=110, color_system=None, highlight=False, record=True,
+                      file=open("/dev/null", "w"))
+    term = Terminal(console, scripted(console, lines))
+    bots = bots or {s: ScriptBot() for s in range(4) if s != person}
+    game = Game(state.rules, person, bots, term, state=state, hands=1, **kwargs)
+    game.run()
+    return game, console.export_text()
+
+
+def from_deal(rules: Rules, hands, kitty: str, dealer: int) -> State:
+    h, k = deal(rules, hands, kitty)
+    return State.from_deal(rules, h, k, dealer=dealer)
+
+
+def test_bid_discard_lead_the_joker_and_finish_the_hand(tmp_path):
+    rules = Rules()
+    # South (the person, seat 2) calls first and bids 6NT with the joker.
+    state = from_deal(rules, {2: "JK AS KS QS AC KC QC AD KD QD"}, "4H 5H 6H", dealer=1)
+    lines = ["6NT",           # bid
+             "4H 5H", "6H",   # discard two at once, then the third
+             "JK", "X", "H"]  # lead the joker: asked for its suit, a bad answer, then hearts
+    lines += ["1"] * 9        # then the first card of the menu each trick
+    save = tmp_path / "game.json"
+    game, out = run_game(state, 2, lines, save=save)
+    assert "Your call> 6NT" in out and "South (you) calls 6NT" in out
+    assert "Discard 3 cards> 4H 5H" in out and "Discard 1 card> 6H" in out
+    assert "You discard 4♥." in out and "You discard 6♥." in out
+    assert "The JK names which suit?" in out and "'X' is not a suit" in out
+    assert "South (you) plays JK (names ♥)" in out
+    assert game.state.phase == Phase.HAND_OVER and len(game.state.tricks) == 10
+    assert "South (you)'s 6NT: N/S took" in out and "Points N/S" in out
+    # The record replays to the same hand.
+    record = load_record(save)
+    assert record["hands"][0]["actions"][4:8] == ["discard 4H", "discard 5H", "discard 6H",
+                                                  "play JK H"]
+    assert replay_states(record)[-1] == game.state
+
+
+def test_an_illegal_entry_is_refused_with_the_reason():
+    rules = Rules()
+    # West declares 7H and leads AH; South's only "heart" is the left bower JD.
+    state = from_deal(rules, {3: "AH KH QH 10H 9H 8H 7H 6H 5H 4H",
+                              2: "JD AS KS QS AC KC QC AD KD QD"}, "5S 6S 7S", dealer=2)
+    bots = {3: ScriptBot("7H", "discard 5S", "discard 6S", "discard 7S", "play AH"),
+            0: ScriptBot(), 1: ScriptBot()}
+    lines = ["7S", "pass", "AS", "JD"] + ["1"] * 9
+    game, out = run_game(state, 2, lines, bots=bots)
+    assert "Not allowed: 7♠ does not outrank the current bid, 7♥." in out
+    assert ("Not allowed: you must follow hearts (you hold J♦); J♦ is a heart this hand."
+            in out)
+    assert "South (you) plays J♦" in out
+    assert game.state.phase == Phase.HAND_OVER
+
+
+def test_the_table_shows_the_hand_sorted_by_suit_with_trumps_last():
+    rules = Rules()
+    state = from_deal(rules, {3: "AH KH QH 10H 9H 8H 7H 6H 5H 4H",
+                              2: "JD AS KS QS AC KC QC AD KD QD"}, "5S 6S 7S", dealer=2)
+    bots = {3: ScriptBot("7H", "discard 5S", "discard 6S", "discard 7S", "play AH"),
+            0: ScriptBot(), 1: ScriptBot()}
+    _, out = run_game(state, 2, ["pass", "q"], bots=bots)
+    # In the auction the cards sort by printed suit; in the play J♦ joins the trumps.
+    assert "A♠ K♠ Q♠   A♣ K♣ Q♣   A♦ K♦ Q♦ J♦" in out
+    assert "A♠ K♠ Q♠   A♣ K♣ Q♣   A♦ K♦ Q♦   J♦ (trumps)" in out
+    assert "Trick 1      West A♥" in out
+    assert "Goodbye." in out
+
+
+def test_help_aid_toggle_unknown_entries_and_menu_numbers():
+    rules = Rules()
+    state = from_deal(rules, {2: "JK AS KS QS AC KC QC AD KD QD"}, "4H 5H 6H", dealer=1)
+    lines = ["help", "", "blah", "99", "aid counter on", "aid", "hint", "1", "q"]
+    _, out = run_game(state, 2, lines)
+    assert "Commands: hint" in out
+    assert "type a call or card" in out
+    assert "'blah' is not a call" in out
+    assert "choose a number from 1 to" in out
+    assert "Aids: hint off, estimate off, counter on" in out
+    assert "The hint aid is off; turn it on with 'aid hint on'." in out
+    assert "South (you) passes" in out  # menu entry 1 in the auction is pass
+
+
+# ---------------------------------------------------------------------- parsing and reasons
+
+
+def _state(rules=None, hands=None, kitty=None, dealer=3, calls=()):
+    rules = rules or Rules()
+    s = from_deal(rules, hands or {}, kitty, dealer)
+    for name in calls:
+        s.apply(A.str_to_action(name))
+    return s
+
+
+def test_parse_entry():
+    s = _state(hands={0: "JK AS KS QS AC KC QC AD KD QD"}, kitty="4H 5H 6H")
+    assert parse_entry("7h", s) == [A.str_to_action("7H")]
+    assert parse_entry("7♥", s) == [A.str_to_action("7H")]
+    assert parse_entry("p", s) == [A.PASS]
+    assert parse_entry("open nullo", s) == [A.OPEN_NULLO]
+    assert parse_entry("hint", s) == Command("hint")
+    assert parse_entry("a 7H", s) == Command("analyse", "7H")
+    with pytest.raises(EntryError):
+        parse_entry("QS", s)  # a card in the auction
+    for name in ("6NT", "pass", "pass", "pass"):
+        s.apply(A.str_to_action(name))
+    assert parse_entry("discard 4h 5h", s) == [A.DISCARD_BASE + 33, A.DISCARD_BASE + 34]
+    for _ in range(3):
+        s.apply(A.DISCARD_BASE + next(iter(cards_of(s.hands[0] & (0b111 << 33)))))
+    assert parse_entry("JK", s) == NeedSuit(44)
+    assert parse_entry("jk h", s) == parse_entry("JK:♥", s) == [A.joker_lead_action(44, 3)]
+    assert parse_entry("AS", s) == parse_entry("play as", s) == [A.PLAY_BASE + 10]
+    assert parse_entry("AC", s) == [A.PLAY_BASE + 21]  # "a"-prefixed cards are not commands
+    with pytest.raises(EntryError, match="only a joker names a suit"):
+        parse_entry("AS H", s)
+
+
+def test_reasons_in_the_auction():
+    r = Rules.preset("australian")  # nullo after7 (fixed ranking), open nullo anytime
+    s = _state(r, calls=["7H"])
+    assert explain_illegal(s, A.str_to_action("7S")) == \
+        "7♠ does not outrank the current bid, 7♥"
+    s = _state(r)
+    assert explain_illegal(s, A.NULLO) == \
+        "nullo is only allowed once a bid of level 7 or higher has been made (nullo=after7)"
+    s = _state(r, calls=["8S"])
+    assert explain_illegal(s, A.NULLO) == "nullo does not outrank the current bid, 8♠"
+    s = _state(Rules.preset("american"), calls=["7H", "pass"])  # inkle: first two callers only
+    assert "only the first two callers" in explain_illegal(s, A.str_to_action("6NT"))
+    assert "nullo=off" in explain_illegal(_state(Rules()), A.NULLO)
+    assert "misdeal is off" in explain_illegal(_state(Rules()), A.MISDEAL)
+    s = _state(Rules(stick_the_dealer=True), calls=["pass", "pass", "pass"])
+    assert "stick_the_dealer" in explain_illegal(s, A.PASS)
+    s = _state(Rules(six_nt_shows_joker=True), hands={0: "AS KS QS AC KC QC AD KD QD JD"})
+    assert "six_nt_shows_joker" in explain_illegal(s, A.str_to_action("6NT"))
+    assert "this is the auction" in explain_illegal(s, A.PLAY_BASE)
+
+
+def _to_play(rules, hands, kitty, contract, plays=()):
+    """Seat 0 declares ``contract`` (dealer 3) and discards the kitty; then ``plays``, each
+    ``play X`` by the seat on turn or ``*`` for its first legal card."""
+    s = _state(rules, hands, kitty, calls=[contract, "pass", "pass", "pass"])
+    for c in cards_of(s.exchanges[0][1]):
+        s.apply(A.DISCARD_BASE + c)
+    for name in plays:
+        s.apply(s.legal_actions()[0] if name == "*" else A.str_to_action(name))
+    return s
+
+
+def test_reasons_in_the_play():
+    hands = {0: "AH KH QH 10H 9H AS AC AD KS KC", 1: "JD 5D 6D 7D 5S 6S 7S 5C 6C 7C"}
+    s = _to_play(Rules(), hands, "4D QD KD", "6H", ["play AH"])
+    assert explain_illegal(s, A.str_to_action("play 5S")) == \
+        "you must follow hearts (you hold J♦); J♦ is a heart this hand"
+    assert explain_illegal(s, A.str_to_action("play AD")) == "you do not hold A♦"
+    assert "this is the play" in explain_illegal(s, A.PASS)
+    # Diamonds led: the left bower does not follow diamonds.
+    hands = {0: "AD KH QH 10H 9H AS AC AH KS KC", 1: "JD 5D 6D 7D 5S 6S 7S 5C 6C 7C"}
+    s = _to_play(Rules(), hands, "4D QD KD", "6H", ["play AD"])
+    assert explain_illegal(s, A.str_to_action("play JD")) == \
+        "you must follow diamonds (you hold 5♦ 6♦ 7♦); J♦ is a heart this hand"
+
+
+def test_reasons_for_a_joker_lead():
+    # 6NT: seat 0 wins a spade trick with AS (nobody else holds the joker), then is on lead.
+    hands = {0: "AS 6S 5S AC KC QC AD KD QD JK"}
+    s = _to_play(Rules(), hands, "4H 5H 6H", "6NT", ["play AS", "*", "*", "*"])
+    assert s.turn == 0 and not s.trick
+    assert explain_illegal(s, A.joker_lead_action(44, 0)) == (
+        "the joker may not name spades: spades has already been led this hand "
+        "(joker_lead=not_led); it may name clubs, diamonds, hearts")
+    assert explain_illegal(s, A.PLAY_BASE + 44) == (
+        "a joker led without trumps names a suit: type JK followed by one of C D H")
+    assert explain_illegal(s, A.joker_lead_action(44, 3)) == "JK (names ♥) is legal"
+    s = _to_play(Rules(joker_lead="last_card"), hands, "4H 5H 6H", "6NT")
+    assert explain_illegal(s, A.joker_lead_action(44, 3)) == (
+        "a joker may be led only when you hold nothing but jokers (joker_lead=last_card)")
+
+
+def test_joker_follow_and_trump_joker_reasons():
+    hands = {0: "AS KC QC AC 8S 5S AD KD QD 8D", 1: "JK 6S 7S 5C 6C 7C 5D 6D 7D 9D"}
+    s = _to_play(Rules(), hands, "4H 5H 6H", "6NT", ["play AS"])
+    assert explain_illegal(s, A.PLAY_BASE + 44) == (
+        "you can follow spades, and the joker may be played only when you cannot follow "
+        "the suit led (joker_follow=void_only)")
+    hands = {0: "JK KC QC AC 6S 5S AD KD QD 8D"}
+    s = _to_play(Rules(), hands, "4H 5H 6H", "6S")
+    assert "the joker is a trump" in explain_illegal(s, A.joker_lead_action(44, 3))
+
+
+def test_suit_groups_put_bowers_and_jokers_with_trumps():
+    hand = mask_of([parse_card(c) for c in "JK JD JH AH 4H AD 5S".split()])
+    groups = suit_groups(hand, 3)  # hearts trumps
+    assert [(s, [P.card_label(c) for c in cs]) for s, cs in groups] == [
+        (0, ["5♠"]), (2, ["A♦"]), (3, ["JK", "J♥", "J♦", "A♥", "4♥"])]
+    groups = suit_groups(hand, 4)  # no trumps: the joker apart, jacks in their own suits
+    assert [s for s, _ in groups] == [0, 2, 3, 4]
