@@ -125,7 +125,9 @@ def end_of_hand(rules: Rules, scores: tuple[int, int], points: tuple[int, int],
     """
     new = [scores[0] + points[0], scores[1] + points[1]]
     on_target = rules.on_target
-    if on_target.startswith("defenders_stop_"):
+    # §7.2's on_target options apply "with points"; a game of a fixed number of hands has no
+    # target, so defending points are not capped there.
+    if on_target.startswith("defenders_stop_") and rules.game_over == "points":
         ceiling = rules.target - int(on_target.rsplit("_", 1)[1])
         for team in (0, 1):
             if team != declaring_team and points[team] > 0:
