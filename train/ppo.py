@@ -171,11 +171,11 @@ class Trainer:
         self.model = ActorCritic(observe.OBS_SIZE, cfg.hidden_sizes, state_size,
                                  self.torch_rng).to(self.device)
         self.optimizer = torch.optim.Adam(self.model.parameters(), lr=cfg.learning_rate, eps=1e-5)
-        if make_bot is None:
-            from agents.registry import make_bot
         shares = cfg.league_shares()
         specs = {"rule": "rule", "mc": cfg.mc_bot, "random": "random"}
-        bots = {k: make_bot(specs[k]) for k in shares if k in specs}
+        if make_bot is None and set(shares) & set(specs):
+            from agents.registry import make_bot
+        bots = {k: make_bot(specs[k]) for k in shares if k in specs}  # type: ignore[misc]
         self.league = League(shares, cfg.league_size, bots)
         self.venv = VectorEnv(cfg.num_envs, self.rules, seed=0, episode="hand")
         self.update = 0

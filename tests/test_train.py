@@ -1,0 +1,178 @@
+"""PPO pieces: masking, the loss, per-seat GAE and bookkeeping, config, and short real runs."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from agents.neural import masked_logits
+from fh_env import NUM_ACTIONS
+from train.config import TrainConfig, field_docs
+from train.model import ActorCritic, legal_entropy, sample
+from train.ppo import RolloutBuffer, Trainer, per_seat_gae, ppo_loss
+
+torch.set_num_threads(1)
+
+
+def _random_masks(rng: np.random.Generator, rows: int) -> torch.Tensor:
+    mask = (rng.random((rows, NUM_ACTIONS)) < 0.1).astype(np.int8)
+    mask[np.arange(rows), rng.integers(NUM_ACTIONS, size=rows)] = 1  # at least one legal
+    return torch.from_numpy(mask)
+
+
+SMOKE = Path(__file__).resolve().parent.parent / "configs" / "train" / "smoke.toml"
+
+
+def tiny_config(**changes) -> TrainConfig:
+    """configs/train/smoke.toml (self-play and snapshots only, no bots) with some changes."""
+    return dataclasses.replace(TrainConfig.from_toml(SMOKE), **changes)
+
+
+# ---------------------------------------------------------------------- masking
+def test_masked_sampling_never_returns_an_illegal_action() -> None:
+    rng = np.random.default_rng(0)
+    gen = torch.Generator().manual_seed(0)
+    for _ in range(20):
+        mask = _random_masks(rng, 256)
+        logits = torch.from_numpy(rng.normal(0, 5, (256, NUM_ACTIONS)).astype(np.float32))
+        logits[mask == 0] += 1e4  # illegal actions would win by far if unmasked
+        actions, logp = sample(masked_logits(logits, mask), gen)
+        assert mask.gather(1, actions.unsqueeze(1)).all()
+        assert torch.isfinite(logp).all()
+
+
+def test_model_masks_its_own_logits() -> None:
+    rng = np.random.default_rng(1)
+    net = ActorCritic(12, [16], generator=torch.Generator().manual_seed(0))
+    mask = _random_masks(rng, 64)
+    logits, values = net(torch.randn(64, 12), mask)
+    probs = torch.softmax(logits, -1)
+    assert (probs[mask == 0] == 0).all()
+    assert values.shape == (64,)
+    entropy = legal_entropy(logits, mask)
+    single = mask.sum(1) == 1
+    assert torch.allclose(entropy[single], torch.zeros(int(single.sum())), atol=1e-6)
+    assert (entropy <= torch.log(mask.sum(1).float()) + 1e-5).all()
+
+
+def _loss_and_grad(illegal_value: float) -> tuple[float, torch.Tensor, dict]:
+    rng = np.random.default_rng(2)
+    cfg = TrainConfig()
+    n = 32
+    mask = _random_masks(rng, n)
+    raw = torch.from_numpy(rng.normal(0, 1, (n, NUM_ACTIONS)).astype(np.float32))
+    raw[mask == 0] = illegal_value
+    raw.requires_grad_(True)
+    legal_rows = [np.flatnonzero(m) for m in mask.numpy()]
+    actions = torch.tensor([int(rng.choice(r)) for r in legal_rows])
+    values = torch.from_numpy(rng.normal(0, 1, n).astype(np.float32)).requires_grad_(True)
+    loss, stats = ppo_loss(raw, values, mask, actions,
+                           old_logprobs=torch.full((n,), -1.5), old_values=torch.zeros(n),
+                           advantages=torch.from_numpy(rng.normal(0, 1, n).astype(np.float32)),
+                           returns=torch.ones(n), cfg=cfg)
+    loss.backward()
+    return loss.item(), raw.grad.clone(), stats
+
+
+def test_loss_ignores_illegal_actions() -> None:
+    """Changing the logits of illegal actions changes neither the loss nor any gradient."""
+    base_loss, base_grad, base_stats = _loss_and_grad(0.0)
+    for value in (50.0, -7.0, 1e6):
+        loss, grad, stats = _loss_and_grad(value)
+        assert loss == base_loss and stats == base_stats
+        assert torch.equal(grad, base_grad)
+    mask_rows = _random_masks(np.random.default_rng(2), 32)
+    assert (base_grad[mask_rows == 0] == 0).all()
+
+
+# ---------------------------------------------------------------------- per-seat bookkeeping
+def test_buffer_links_each_seats_decisions_and_credits_its_last() -> None:
+    buf = RolloutBuffer(num_envs=2)
+    # env 0: seat 0 acts three times in a row (an exchange), then seat 2; env 1: seat 1, 3, 1
+    order = [(0, 0), (1, 1), (0, 0), (1, 3), (0, 0), (0, 2), (1, 1)]
+    for env, seat in order:
+        buf.add(np.array([env]), np.array([seat]), obs=np.zeros((1, 3), np.float32),
+                mask=np.ones((1, NUM_ACTIONS), np.int8), actions=np.zeros(1, np.int64),
+                logprobs=np.zeros(1, np.float32), values=np.zeros(1, np.float32))
+    buf.end_hand(0, np.array([5.0, -5.0, 5.0, -5.0]), (0, 2))
+    buf.end_hand(1, np.array([2.0, -2.0, 2.0, -2.0]), (1, 3))
+    ro = buf.finish()
+    assert ro.next_index.tolist() == [2, 6, 4, -1, -1, -1, -1]
+    assert ro.dones.tolist() == [False, False, False, True, True, True, True]
+    assert ro.rewards.tolist() == [0, 0, 0, -2, 5, 5, -2]
+
+
+def test_buffer_refuses_unfinished_hands() -> None:
+    buf = RolloutBuffer(num_envs=1)
+    buf.add(np.array([0]), np.array([0]), actions=np.zeros(1, np.int64))
+    with pytest.raises(RuntimeError, match="hand in progress"):
+        buf.finish()
+
+
+def test_per_seat_gae_follows_each_seats_chain() -> None:
+    # Two interleaved sequences: a = 0 -> 2 -> 3 (done, reward 1), b = 1 -> 4 (done, reward -1).
+    rewards = np.array([0, 0, 0, 1, -1], np.float32)
+    values = np.array([0.5, 0.2, 0.4, 0.8, -0.3], np.float32)
+    dones = np.array([0, 0, 0, 1, 1], bool)
+    nxt = np.array([2, 4, 3, -1, -1])
+    gamma, lam = 0.9, 0.8
+    adv, ret = per_seat_gae(rewards, values, dones, nxt, gamma, lam)
+    d3 = 1 - 0.8
+    d2 = 0 + gamma * 0.8 - 0.4
+    d0 = 0 + gamma * 0.4 - 0.5
+    d4 = -1 + 0.3
+    d1 = 0 + gamma * -0.3 - 0.2
+    expect = [d0 + gamma * lam * (d2 + gamma * lam * d3), d1 + gamma * lam * d4,
+              d2 + gamma * lam * d3, d3, d4]
+    np.testing.assert_allclose(adv, expect, rtol=1e-6)
+    np.testing.assert_allclose(ret, np.array(expect) + values, rtol=1e-6)
+    # With gamma = lambda = 1 the return of every decision is its hand's final reward.
+    _, ret1 = per_seat_gae(rewards, values, dones, nxt, 1.0, 1.0)
+    np.testing.assert_allclose(ret1, [1, -1, 1, 1, -1], rtol=1e-6)
+
+
+def test_rollout_holds_only_learner_decisions_with_hand_rewards() -> None:
+    trainer = Trainer(tiny_config(num_envs=6, rollout_steps=3))
+    rollout, info = trainer.collect()
+    assert len(rollout) >= 6 * 3
+    # every decision chain ends with a done carrying the scaled team reward
+    ends = np.flatnonzero(rollout.dones)
+    assert len(ends) >= 2 * 6
+    assert (rollout.next_index[~rollout.dones] > np.flatnonzero(~rollout.dones)).all()
+    assert all(m[a] == 1 for m, a in zip(rollout.mask, rollout.actions))
+    hands = [r for rs in info["returns"].values() for r in rs]
+    assert len(ends) == 2 * len(hands)  # every seat calls in every hand (no misdeal here)
+    assert not rollout.rewards[~rollout.dones].any()
+    # both learner seats get the team's scaled reward on their last decision of the hand
+    assert rollout.rewards.sum() == pytest.approx(2 * trainer.cfg.reward_scale * sum(hands))
+
+
+# ---------------------------------------------------------------------- config
+def test_config_overrides_and_round_trip(tmp_path: Path) -> None:
+    cfg = TrainConfig().override(["num_envs=8", "hidden_sizes=[32, 16]", "anneal_lr=false",
+                                  "eval_opponents=random,rule", "learning_rate=1e-3",
+                                  "rules=australian"])
+    assert cfg.num_envs == 8 and cfg.hidden_sizes == [32, 16] and cfg.anneal_lr is False
+    assert cfg.eval_opponents == ["random", "rule"] and cfg.learning_rate == 1e-3
+    cfg.save(tmp_path)
+    assert TrainConfig.from_toml(tmp_path / "config.toml") == cfg
+    assert (tmp_path / "rules.toml").read_text().startswith("deck = ")
+    with pytest.raises(ValueError, match="unknown config key"):
+        TrainConfig.from_dict({"num_env": 3})
+    with pytest.raises(ValueError, match="num_envs"):
+        TrainConfig().override(["num_envs=many"])
+    with pytest.raises(ValueError, match="at least 1"):
+        TrainConfig(num_envs=0).validate()
+    assert set(field_docs()) == set(TrainConfig().to_dict())
+
+
+def test_shipped_configs_load() -> None:
+    root = Path(__file__).resolve().parent.parent / "configs" / "train"
+    names = sorted(p.stem for p in root.glob("*.toml"))
+    assert {"quick", "default", "long"} <= set(names)
+    for name in names:
+        TrainConfig.from_toml(root / f"{name}.toml").validate()

@@ -1,0 +1,173 @@
+"""``fh-train``: run (or resume) PPO self-play training with TensorBoard logs and checkpoints.
+
+A run directory holds ``config.toml`` / ``config.json`` / ``rules.toml`` (everything the run
+was started with), TensorBoard event files, ``checkpoint.pt`` (the whole training state,
+rewritten atomically every ``checkpoint_every`` updates and at the end), ``agent.pt`` (the
+policy alone, small enough to ship) and ``eval.json`` (the final evaluation table).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import fields
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+from .checkpoint import CheckpointError, export_agent, load_into, read_checkpoint, save_atomic, \
+    state_of
+from .config import TrainConfig, field_docs
+
+CHARTS = {"policy": "losses/policy", "value": "losses/value", "entropy": "losses/entropy",
+          "approx_kl": "losses/approx_kl", "clipfrac": "losses/clipfrac",
+          "explained_variance": "losses/explained_variance",
+          "steps_per_second": "charts/steps_per_second", "learning_rate": "charts/learning_rate"}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="fh-train",
+        description="PPO self-play training for Five Hundred. Settings come from the defaults, "
+                    "then --config, then --set and the per-field flags (last wins). The full "
+                    "configuration and rules are written into the run directory; TensorBoard "
+                    "logs go there too (tensorboard --logdir RUN_DIR). The run ends with a "
+                    "duplicate evaluation table against the final_eval_opponents.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="examples:\n"
+               "  fh-train --config configs/train/quick.toml --run-dir runs/quick\n"
+               "  fh-train --config configs/train/default.toml --set num_envs=128 --seed 3\n"
+               "  fh-train --resume runs/quick            # continue where its checkpoint left\n"
+               "  fh-train --resume runs/quick --set total_steps=4000000   # and train longer")
+    parser.add_argument("--config", type=Path, help="a TOML file of config fields "
+                        "(configs/train/quick.toml, default.toml, long.toml)")
+    parser.add_argument("--set", dest="overrides", action="append", default=[],
+                        metavar="KEY=VALUE", help="override one config field (repeatable); "
+                        "values in TOML syntax, lists also as a,b,c")
+    parser.add_argument("--run-dir", type=Path, help="where logs and checkpoints go "
+                        "(default runs/<time>); refused if it already holds a checkpoint")
+    parser.add_argument("--resume", type=Path, metavar="RUN_DIR",
+                        help="continue the run in RUN_DIR exactly where its last checkpoint "
+                        "left it (its saved config, plus any --set overrides)")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    group = parser.add_argument_group(
+        "config fields", "each field of train.config.TrainConfig as a flag (same as --set)")
+    docs = field_docs()
+    for f in fields(TrainConfig):
+        group.add_argument("--" + f.name.replace("_", "-"), dest="field_" + f.name,
+                           metavar=f.name.upper(), help=docs.get(f.name, ""))
+    return parser
+
+
+def make_config(args: argparse.Namespace) -> tuple[TrainConfig, dict[str, Any] | None]:
+    """The run's config (and the checkpoint data to resume from, when resuming)."""
+    assignments = list(args.overrides)
+    for f in fields(TrainConfig):
+        value = getattr(args, "field_" + f.name)
+        if value is not None:
+            assignments.append(f"{f.name}={value}")
+    if args.resume is not None:
+        if args.config is not None:
+            raise ValueError("--resume continues a run with its own saved config; "
+                             "--config cannot be combined with it (use --set to change fields)")
+        data = read_checkpoint(args.resume / "checkpoint.pt")
+        if "config" not in data:
+            raise CheckpointError(f"{args.resume / 'checkpoint.pt'} holds no training state")
+        return TrainConfig.from_dict(data["config"]).override(assignments).validate(), data
+    cfg = TrainConfig.from_toml(args.config) if args.config else TrainConfig()
+    return cfg.override(assignments).validate(), None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        cfg, resume_data = make_config(args)
+        if args.resume is not None:
+            run_dir = args.resume
+        else:
+            run_dir = args.run_dir or Path("runs") / time.strftime("%Y%m%d-%H%M%S")
+            if (run_dir / "checkpoint.pt").exists():
+                raise ValueError(f"{run_dir} already holds a run (checkpoint.pt); "
+                                 f"use --resume {run_dir} or another --run-dir")
+    except (ValueError, FileNotFoundError) as err:  # CheckpointError is a ValueError
+        print(f"fh-train: error: {err}", file=sys.stderr)
+        return 2
+    try:
+        results = train(cfg, run_dir, resume_data, progress=not args.no_progress)
+    except CheckpointError as err:
+        print(f"fh-train: error: {err}", file=sys.stderr)
+        return 2
+    print(format_table(results))
+    return 0
+
+
+def train(cfg: TrainConfig, run_dir: Path, resume_data: dict[str, Any] | None = None,
+          progress: bool = True, final_eval: bool = True) -> dict[str, Any]:
+    """Train until ``cfg.total_steps``; return the final evaluation results (or {})."""
+    from torch.utils.tensorboard import SummaryWriter
+    from tqdm import tqdm
+
+    from . import evaluation
+    from .ppo import Trainer
+
+    trainer = Trainer(cfg)
+    checkpoint = run_dir / "checkpoint.pt"
+    if resume_data is not None:
+        load_into(trainer, resume_data, checkpoint)  # checks everything before changing state
+    cfg.save(run_dir)
+    writer = SummaryWriter(str(run_dir), purge_step=trainer.global_step or None)
+    if resume_data is None:
+        writer.add_text("hyperparameters", _markdown_table(cfg.to_dict()), 0)
+        writer.add_text("rules", _markdown_table(trainer.rules.to_dict()), 0)
+    bar = tqdm(total=cfg.total_steps, initial=trainer.global_step, unit="step",
+               disable=not progress, dynamic_ncols=True)
+    started = time.perf_counter()
+    while trainer.global_step < cfg.total_steps:
+        stats = trainer.train_update()
+        step = trainer.global_step
+        for key, tag in CHARTS.items():
+            if key in stats:
+                writer.add_scalar(tag, stats[key], step)
+        all_returns = [r for rs in stats["returns"].values() for r in rs]
+        if all_returns:
+            writer.add_scalar("charts/episodic_return", float(np.mean(all_returns)), step)
+        for kind, rs in stats["returns"].items():
+            writer.add_scalar(f"league/return_vs_{kind}", float(np.mean(rs)), step)
+        writer.add_scalar("league/snapshots", len(trainer.league.snapshots), step)
+        bar.update(stats["steps"])
+        bar.set_postfix(update=trainer.update, ret=f"{np.mean(all_returns or [0]):.0f}",
+                        kl=f"{stats.get('approx_kl', 0):.3f}")
+        if cfg.eval_every and trainer.update % cfg.eval_every == 0:
+            evaluation.log_evaluation(writer, trainer, cfg.eval_opponents, cfg.eval_deals, step)
+        if trainer.update % cfg.checkpoint_every == 0:
+            save_atomic(state_of(trainer), checkpoint)
+    bar.close()
+    save_atomic(state_of(trainer), checkpoint)
+    export_agent(trainer, run_dir / "agent.pt")
+    results: dict[str, Any] = {}
+    if final_eval:
+        results = evaluation.log_evaluation(writer, trainer, cfg.final_eval_opponents,
+                                            cfg.final_eval_deals, trainer.global_step)
+        summary = {"train_seconds_this_session": time.perf_counter() - started,
+                   "updates": trainer.update, "global_step": trainer.global_step,
+                   "results": results}
+        (run_dir / "eval.json").write_text(json.dumps(summary, indent=2, default=str) + "\n")
+    writer.close()
+    return results
+
+
+def format_table(results: dict[str, Any]) -> str:
+    from .evaluation import format_table as fmt
+
+    return fmt(results)
+
+
+def _markdown_table(data: dict[str, Any]) -> str:
+    return "| key | value |\n|---|---|\n" + "\n".join(f"| {k} | {v} |" for k, v in data.items())
+
+
+if __name__ == "__main__":
+    sys.exit(main())

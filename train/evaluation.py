@@ -1,0 +1,104 @@
+"""Evaluation during and after training, and what it writes to TensorBoard.
+
+The games are played by :func:`agents.evaluate.duplicate` (duplicate deals, seats swapped,
+mean and 95% confidence interval of the hand-point difference per deal); this module only
+wraps the current policy as a :class:`agents.neural.NeuralBot`, logs the results, and logs what
+the learner bid in its training games since the previous evaluation.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from agents.neural import NeuralBot
+from fh_env import actions as A
+
+if TYPE_CHECKING:
+    from torch.utils.tensorboard import SummaryWriter
+
+    from .ppo import Trainer
+
+#: Deals of every evaluation come from this seed, so evaluations compare like with like.
+EVAL_SEED = 20_500
+
+
+def contract_kind(contract: int) -> str:
+    """S, C, D, H, NT, nullo, open_nullo, double_nullo, or none (no contract / thrown in)."""
+    if contract < 0:
+        return "none"
+    if A.is_ordinary_bid(contract):
+        return A.STRAINS[A.bid_strain(contract)]
+    return A.action_to_str(contract).replace(" ", "_")
+
+
+def log_contracts(writer: "SummaryWriter", log: list[tuple[int, int, int]], step: int) -> None:
+    """What the learner's team declared in its training hands, and how often it made it."""
+    if not log:
+        return
+    rows = np.array(log, dtype=np.int64).reshape(-1, 3)
+    ours = rows[rows[:, 1] == 1]
+    writer.add_scalar("contracts/declared_rate", len(ours) / len(rows), step)
+    writer.add_scalar("contracts/no_contract_rate", float(np.mean(rows[:, 0] < 0)), step)
+    if not len(ours):
+        return
+    writer.add_histogram("contracts/bid", ours[:, 0], step, bins=np.arange(0.5, 29.5))
+    levels = [A.bid_level(int(c)) for c in ours[:, 0] if A.is_ordinary_bid(int(c))]
+    if levels:
+        writer.add_scalar("contracts/mean_level", float(np.mean(levels)), step)
+    kinds = [contract_kind(int(c)) for c in ours[:, 0]]
+    counts = Counter(kinds)
+    for kind, count in sorted(counts.items()):
+        made = ours[np.array(kinds) == kind, 2]
+        writer.add_scalar(f"contracts/share/{kind}", count / len(ours), step)
+        writer.add_scalar(f"contracts/made_rate/{kind}", float(made.mean()), step)
+    writer.add_scalar("contracts/made_rate/all", float(ours[:, 2].mean()), step)
+
+
+def evaluate(trainer: "Trainer", opponents: list[str], deals: int,
+             seed: int = EVAL_SEED) -> dict[str, Any]:
+    """Duplicate evaluation of the current (greedy) policy against each opponent spec."""
+    if not opponents:
+        return {}
+    from agents.evaluate import duplicate
+    from agents.registry import make_bot
+
+    bot = NeuralBot(trainer.model.policy, trainer.rules, greedy=True, name="learner")
+    bot.net = bot.net.cpu()
+    try:
+        return {spec: duplicate(bot, make_bot(spec), trainer.rules, deals=deals, seed=seed)
+                for spec in opponents}
+    finally:
+        trainer.model.policy.to(trainer.device)
+
+
+def log_evaluation(writer: "SummaryWriter", trainer: "Trainer", opponents: list[str],
+                   deals: int, step: int) -> dict[str, Any]:
+    """Evaluate, write eval/<opponent>/{mean,ci_low,ci_high} and the contract statistics."""
+    results = evaluate(trainer, opponents, deals)
+    for spec, result in results.items():
+        name = spec.replace(":", "_")
+        writer.add_scalar(f"eval/{name}/mean", result.mean, step)
+        writer.add_scalar(f"eval/{name}/ci_low", result.ci_low, step)
+        writer.add_scalar(f"eval/{name}/ci_high", result.ci_high, step)
+    log_contracts(writer, trainer.contract_log, step)
+    trainer.contract_log.clear()
+    writer.flush()
+    return results
+
+
+def format_table(results: dict[str, Any]) -> str:
+    """The final evaluation as a plain-text table."""
+    if not results:
+        return "no evaluation (final_eval_opponents is empty)"
+    lines = [f"{'opponent':<16}{'deals':>7}{'mean diff':>11}{'95% CI':>22}  verdict",
+             "-" * 66]
+    for spec, r in results.items():
+        verdict = ("better" if r.ci_low > 0 else "worse" if r.ci_high < 0 else "not separated")
+        lines.append(f"{spec:<16}{r.deals:>7}{r.mean:>11.1f}"
+                     f"{f'[{r.ci_low:.1f}, {r.ci_high:.1f}]':>22}  {verdict}")
+    lines.append("(hand points of the trained agent's team minus the opponents', per deal, "
+                 "each deal played twice with seats swapped)")
+    return "\n".join(lines)
