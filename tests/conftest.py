@@ -17,6 +17,49 @@ from fh_env.cards import DECKS, cards_of, mask_of, parse_card
 from fh_env.engine import Phase, State
 from fh_env.rules import Rules
 
+# Every option with a closed set of values (RULES.md wording).
+CHOICES = {
+    "deck": ("41", "42", "43", "44", "44-nojoker", "45", "46"),
+    "min_bid_level": (6, 7, 8),
+    "nullo": ("off", "after7", "anytime"),
+    "open_nullo": ("off", "after7", "after8", "anytime"),
+    "double_nullo": ("off", "after_partner_nullo", "anytime"),
+    "nullo_ranking": ("fixed", "points"),
+    "open_nullo_ties": ("higher", "lower", "equal"),
+    "all_pass": ("redeal", "play"),
+    "reenter": ("never", "always", "after_change"),
+    "nullo_kitty": ("always", "never", "nullo_only"),
+    "first_leader": ("declarer", "left_of_dealer"),
+    "notrump_ranking": ("standard", "j5", "off"),
+    "joker_lead": ("any", "not_led", "not_shown_void", "last_card"),
+    "joker_follow": ("anytime", "void_only", "first_or_last"),
+    "open_nullo_exposed": ("at_first_lead", "after_first_trick"),
+    "scoring": ("avondale", "original", "perfect"),
+    "slam": ("bonus", "bid_value"),
+    "when_set": ("subtract", "to_defenders"),
+    "defender_scoring": ("none", "tricks", "tricks_and_nullo"),
+    "game_over": ("points", "hands"),
+    "on_target": ("highest", "must_bid", "declarers_win_both", "defenders_stop_10",
+                  "defenders_stop_40"),
+}
+BOOLS = ("highest_joker_in_kitty", "inkle", "raise_own_bid", "stick_the_dealer",
+         "six_nt_shows_joker", "misdeal", "nullo_must_play_joker", "jokers_low_in_nullo",
+         "finish_early")
+
+STRAINS = ("S", "C", "D", "H", "NT")
+# §6.1 and §6.8, copied row by row from RULES.md.
+SCORING_TABLES = {
+    "avondale": {6: [40, 60, 80, 100, 120], 7: [140, 160, 180, 200, 220],
+                 8: [240, 260, 280, 300, 320], 9: [340, 360, 380, 400, 420],
+                 10: [440, 460, 480, 500, 520]},
+    "original": {6: [40, 60, 80, 100, 120], 7: [80, 120, 160, 200, 240],
+                 8: [120, 180, 240, 300, 360], 9: [160, 240, 320, 400, 480],
+                 10: [200, 300, 400, 500, 600]},
+    "perfect": {6: [20, 40, 60, 80, 100], 7: [120, 140, 160, 180, 200],
+                8: [220, 240, 260, 280, 300], 9: [320, 340, 360, 380, 400],
+                10: [420, 440, 460, 480, 500]},
+}
+
 
 def cards(text: str) -> list[int]:
     """Card ids of a space-separated list of card names."""

@@ -9,6 +9,8 @@ import pytest
 
 from fh_env.rules import PRESETS, Rules
 
+from conftest import BOOLS, CHOICES
+
 CONFIGS = Path(__file__).resolve().parent.parent / "configs" / "rules"
 
 # The defaults exactly as RULES.md states them (section in the comment).
@@ -77,36 +79,6 @@ PRESET_TABLE = {
     "american-45": dict(deck="45", bidding_rounds=3, min_bid_level=7, inkle=True,
                         slam="bid_value", on_target="must_bid"),
 }
-
-# Every option with a closed set of values (RULES.md wording).
-CHOICES = {
-    "deck": ("41", "42", "43", "44", "44-nojoker", "45", "46"),
-    "min_bid_level": (6, 7, 8),
-    "nullo": ("off", "after7", "anytime"),
-    "open_nullo": ("off", "after7", "after8", "anytime"),
-    "double_nullo": ("off", "after_partner_nullo", "anytime"),
-    "nullo_ranking": ("fixed", "points"),
-    "open_nullo_ties": ("higher", "lower", "equal"),
-    "all_pass": ("redeal", "play"),
-    "reenter": ("never", "always", "after_change"),
-    "nullo_kitty": ("always", "never", "nullo_only"),
-    "first_leader": ("declarer", "left_of_dealer"),
-    "notrump_ranking": ("standard", "j5", "off"),
-    "joker_lead": ("any", "not_led", "not_shown_void", "last_card"),
-    "joker_follow": ("anytime", "void_only", "first_or_last"),
-    "open_nullo_exposed": ("at_first_lead", "after_first_trick"),
-    "scoring": ("avondale", "original", "perfect"),
-    "slam": ("bonus", "bid_value"),
-    "when_set": ("subtract", "to_defenders"),
-    "defender_scoring": ("none", "tricks", "tricks_and_nullo"),
-    "game_over": ("points", "hands"),
-    "on_target": ("highest", "must_bid", "declarers_win_both", "defenders_stop_10",
-                  "defenders_stop_40"),
-}
-BOOLS = ("highest_joker_in_kitty", "inkle", "raise_own_bid", "stick_the_dealer",
-         "six_nt_shows_joker", "misdeal", "nullo_must_play_joker", "jokers_low_in_nullo",
-         "finish_early")
-
 
 def test_defaults_are_those_rules_md_states() -> None:
     """§§1-7: every stated default, and the default is the australian-no-nullo preset (§8)."""

@@ -11,28 +11,13 @@ from fh_env.contracts import contract_value, hand_points
 from fh_env.engine import NO_CONTRACT, Phase
 from fh_env.rules import Rules
 
-from conftest import do, new_state, start_play
+from conftest import SCORING_TABLES, STRAINS, do, new_state, start_play
 
-STRAINS = ("S", "C", "D", "H", "NT")
-# §6.1 and §6.8, copied row by row from RULES.md.
-TABLES = {
-    "avondale": {6: [40, 60, 80, 100, 120], 7: [140, 160, 180, 200, 220],
-                 8: [240, 260, 280, 300, 320], 9: [340, 360, 380, 400, 420],
-                 10: [440, 460, 480, 500, 520]},
-    "original": {6: [40, 60, 80, 100, 120], 7: [80, 120, 160, 200, 240],
-                 8: [120, 180, 240, 300, 360], 9: [160, 240, 320, 400, 480],
-                 10: [200, 300, 400, 500, 600]},
-    "perfect": {6: [20, 40, 60, 80, 100], 7: [120, 140, 160, 180, 200],
-                8: [220, 240, 260, 280, 300], 9: [320, 340, 360, 380, 400],
-                10: [420, 440, 460, 480, 500]},
-}
-
-
-@pytest.mark.parametrize("table", list(TABLES))
+@pytest.mark.parametrize("table", list(SCORING_TABLES))
 def test_every_value_of_the_scoring_tables(table: str) -> None:
     """§6.1 Avondale, §6.8 original and perfect: all 25 values of each table."""
     rules = Rules(scoring=table)
-    for level, row in TABLES[table].items():
+    for level, row in SCORING_TABLES[table].items():
         for strain, value in zip(STRAINS, row):
             assert contract_value(rules, str_to_action(f"{level}{strain}")) == value, (
                 table, level, strain)
@@ -40,7 +25,7 @@ def test_every_value_of_the_scoring_tables(table: str) -> None:
 
 def test_nullo_values_are_separate_options_under_every_table() -> None:
     """§2.4, §6.8: nullo-type values do not depend on the table."""
-    for table in TABLES:
+    for table in SCORING_TABLES:
         rules = Rules(scoring=table, nullo_value=230, open_nullo_value=350,
                       double_nullo_value=600)
         assert [contract_value(rules, str_to_action(n)) for n in (
