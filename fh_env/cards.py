@@ -173,7 +173,7 @@ def card_strength(c: int, context: int, led: int) -> int:
         return 200 + plain
     if c >= JOKER:
         if context == NT_JOKERS_LOW:
-            return 0
+            return 1 if c == JOKER else 0  # lowest of the suit, black still above red (§1.2)
         return 300 if c == JOKER else 299
     if suit != led:
         return -1
