@@ -337,6 +337,17 @@ def test_jokers_low_in_nullo_when_led(low: bool, winner: int) -> None:
     assert winner_of_last_trick(state) == winner
 
 
+@pytest.mark.parametrize("low", [True, False])
+def test_jokers_low_black_joker_still_above_red(low: bool) -> None:
+    """§5.8 with §1.2: both jokers are low, but the black one still ranks above the red one."""
+    rules = NULLO_RULES.replace(deck="46", jokers_low_in_nullo=low)
+    hands = {0: "RJ 4H 5H 6H 7H 8H 9H 10H JH QH", 1: "BJ 4D 5D 6D 7D 8D 9D 10D JD QD",
+             3: "4C 5C 6C 7C 8C 9C 10C JC QC KC"}
+    state = start_play(rules, hands, "nullo")
+    do(state, "RJ:S", "BJ", "4C")
+    assert winner_of_last_trick(state) == 1
+
+
 def test_jokers_low_only_in_nullo() -> None:
     state = start_play(NULLO_RULES.replace(jokers_low_in_nullo=True), NULLO_HANDS, "6NT")
     do(state, "5H", "JK")
