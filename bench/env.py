@@ -1,0 +1,113 @@
+"""Speed of random play through the AEC API: ``python -m bench.env [--seconds S] [--repeats N]``.
+
+Plays random legal actions with the loop every PettingZoo user writes (``agent_iter``, ``last()``
+(which observes the agent on turn: full observation and mask, as a real agent needs), ``step``)
+and reports agent steps and episodes per second (median of ``--repeats`` runs), for
+``fh_env.env()`` under the default rules (one hand an episode), for ``fh_env.raw_env``, and for
+PettingZoo's ``connect_four_v3`` measured the same way in the same run, so that the ratio does not
+depend on the machine.  Also the cost of one :func:`fh_env.observe.encode` call.
+
+Targets (issue 3): ``env()`` at twice the agent steps/s of ``connect_four_v3``, and at least
+1,000 hands per second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+import types
+from typing import Any, Callable
+
+import numpy as np
+
+
+def random_play(make_env: Callable[[], Any], seconds: float, seed: int = 0) -> tuple[float, float]:
+    """(agent steps per second, episodes per second) of random legal play for ``seconds``."""
+    env = make_env()
+    rng = random.Random(seed)
+    steps = episodes = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        env.reset(seed=seed + episodes)
+        for _agent in env.agent_iter():
+            obs, _reward, terminated, truncated, _info = env.last()
+            if terminated or truncated:
+                action = None
+            else:
+                legal = np.flatnonzero(obs["action_mask"])
+                action = int(legal[rng.randrange(len(legal))])
+            env.step(action)
+            steps += 1
+        episodes += 1
+    elapsed = time.perf_counter() - start
+    env.close()
+    return steps / elapsed, episodes / elapsed
+
+
+def _connect_four() -> Callable[[], Any]:
+    try:
+        import pygame  # noqa: F401
+    except ImportError:
+        # connect_four imports pygame at module level for its "human"/"rgb_array" rendering
+        # only; this benchmark never renders, so an empty stand-in module is enough.
+        sys.modules["pygame"] = types.ModuleType("pygame")
+    from pettingzoo.classic import connect_four_v3
+
+    return connect_four_v3.env
+
+
+def encode_cost(n_hands: int = 50, seed: int = 0) -> float:
+    """Microseconds per ``encode`` call, over the views of the agent on turn of random hands."""
+    from fh_env import Rules, State, seat_view
+    from fh_env.observe import encode
+
+    rng = random.Random(seed)
+    views = []
+    for k in range(n_hands):
+        state = State(Rules(), seed=seed + k)
+        while not state.is_terminal:
+            views.append(seat_view(state, state.turn))
+            state.apply(rng.choice(state.legal_actions()))
+    start = time.perf_counter()
+    for view in views:
+        encode(view)
+    return (time.perf_counter() - start) / len(views) * 1e6
+
+
+def main(argv: list[str] | None = None) -> dict[str, tuple[float, float]]:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=5.0, help="length of one run")
+    parser.add_argument("--repeats", type=int, default=3, help="runs per system (median)")
+    args = parser.parse_args(argv)
+
+    import fh_env
+    from fh_env.env import raw_env
+
+    systems = {
+        "fh_env.env() (default rules, hand episodes)": fh_env.env,
+        "fh_env.raw_env()": raw_env,
+        "connect_four_v3.env()": _connect_four(),
+    }
+    results: dict[str, tuple[float, float]] = {}
+    for name, make in systems.items():
+        runs = [random_play(make, args.seconds, seed=1000 * i) for i in range(args.repeats)]
+        results[name] = (statistics.median(r[0] for r in runs),
+                         statistics.median(r[1] for r in runs))
+    print(f"random play, one process, median of {args.repeats} x {args.seconds:g} s "
+          f"(observe every step through last())")
+    print(f"{'system':<46}{'agent steps/s':>15}{'episodes/s':>13}")
+    for name, (steps, episodes) in results.items():
+        print(f"{name:<46}{steps:>15,.0f}{episodes:>13,.0f}")
+    ours = results["fh_env.env() (default rules, hand episodes)"]
+    c4 = results["connect_four_v3.env()"]
+    print(f"env() / connect_four_v3 agent steps/s: {ours[0] / c4[0]:.2f} (target 2.0); "
+          f"hands/s: {ours[1]:,.0f} (target 1,000)")
+    print(f"encode(): {encode_cost():.1f} µs per call")
+    return results
+
+
+if __name__ == "__main__":
+    main()
