@@ -1,0 +1,380 @@
+"""Duplicate evaluation of two bots: ``fh-eval A B`` and :func:`duplicate`.
+
+Deal ``i`` is generated from the seed (its dealer too) and played twice: agent A's team on
+seats 0 and 2 and agent B's on 1 and 3, then the other way round, so that both teams hold the
+same cards.  The value of a deal is A's hand points minus B's, averaged over the two plays; a
+hand thrown in counts 0 (it stays in the mean, which is per deal).  The report gives the mean
+with a 95% confidence interval (Student's t over the deal values), the contracts each team bid
+and made by kind, and the average level of its ordinary contracts.  ``games`` plays whole games
+to the target, each game twice with the teams swapped, and reports A's win rate (a draw counts
+one half) with a 95% Wilson interval.
+
+Every random choice comes from the seed and the deal's index (each seat's generator is
+``Random("seed/deal/swap/seat")``), so the results do not depend on ``workers``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing as mp
+import random
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+from fh_env import actions as A
+from fh_env.contracts import DRAW
+from fh_env.engine import NO_CONTRACT, State
+from fh_env.rules import PRESETS, Rules
+
+from .base import Bot
+from .match import play_game, play_hand
+
+KINDS = ("suit", "notrump", "nullo", "open nullo", "double nullo")
+
+
+def contract_kind(contract: int) -> str:
+    """``suit``, ``notrump``, ``nullo``, ``open nullo``, ``double nullo`` or ``no contract``."""
+    if contract == NO_CONTRACT:
+        return "no contract"
+    if contract in A.NULLO_TYPES:
+        return A.action_to_str(contract)
+    return "notrump" if A.bid_strain(contract) == A.NT else "suit"
+
+
+def deal_seed(seed: int, index: int) -> int:
+    """The engine seed of deal (or game) ``index`` of an evaluation seeded with ``seed``."""
+    return random.Random(f"fh-eval/{seed}/{index}").getrandbits(62)
+
+
+def seat_rngs(seed: int, index: int, swap: int) -> list[random.Random]:
+    return [random.Random(f"{seed}/{index}/{swap}/{seat}") for seat in range(4)]
+
+
+def seat_bots(a: Bot, b: Bot, swap: int) -> list[Bot]:
+    """A on seats 0 and 2 (``swap=0``) or 1 and 3 (``swap=1``)."""
+    return [a, b, a, b] if swap == 0 else [b, a, b, a]
+
+
+# ---------------------------------------------------------------------------- statistics
+def t_quantile(p: float, df: int) -> float:
+    """Student's t quantile (Cornish-Fisher expansion; exact enough for df >= 3)."""
+    z = _normal_quantile(p)
+    if df <= 0:
+        return z
+    g1 = (z ** 3 + z) / 4
+    g2 = (5 * z ** 5 + 16 * z ** 3 + 3 * z) / 96
+    g3 = (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / 384
+    return z + g1 / df + g2 / df ** 2 + g3 / df ** 3
+
+
+def _normal_quantile(p: float) -> float:
+    """Inverse of the standard normal CDF (by bisection on math.erf; plenty fast here)."""
+    lo, hi = -10.0, 10.0
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        if 0.5 * (1 + math.erf(mid / math.sqrt(2))) < p:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def mean_ci(values: Sequence[float], level: float = 0.95) -> tuple[float, float, float, float]:
+    """(mean, low, high, standard deviation) of ``values`` with a t interval."""
+    n = len(values)
+    if n == 0:
+        return 0.0, 0.0, 0.0, 0.0
+    mean = sum(values) / n
+    if n == 1:
+        return mean, -math.inf, math.inf, 0.0
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
+    half = t_quantile(0.5 + level / 2, n - 1) * sd / math.sqrt(n)
+    return mean, mean - half, mean + half, sd
+
+
+def wilson(successes: float, n: int, level: float = 0.95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion."""
+    if n == 0:
+        return 0.0, 1.0
+    z = _normal_quantile(0.5 + level / 2)
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+# ---------------------------------------------------------------------------- results
+@dataclass
+class GamesResult:
+    games: int  # games played (twice the pairs)
+    wins: float  # A's wins, a draw counting one half
+    draws: int
+    unfinished: int  # games stopped at the hand limit (counted as draws)
+    win_rate: float
+    ci_low: float
+    ci_high: float
+    mean_hands: float
+
+
+@dataclass
+class DuplicateResult:
+    """What :func:`duplicate` measured.  Points are per deal (the mean of its two hands)."""
+
+    a: str
+    b: str
+    rules: str
+    seed: int
+    deals: int
+    mean: float  # A's hand points minus B's, per deal
+    ci_low: float
+    ci_high: float
+    sd: float
+    a_points: float  # A's own hand points per deal
+    b_points: float
+    thrown_in: int  # hands (of 2 x deals) thrown in
+    #: team ("A"/"B") -> contract kind -> [declared, made]
+    contracts: dict[str, dict[str, list[int]]] = field(default_factory=dict)
+    avg_level: dict[str, float] = field(default_factory=dict)  # team -> mean ordinary level
+    games: GamesResult | None = None
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def format(self) -> str:
+        lines = [f"{self.a} (A) vs {self.b} (B), rules {self.rules}, {self.deals} duplicate deals "
+                 f"({2 * self.deals} hands), seed {self.seed}",
+                 f"A - B points per deal: {self.mean:+.1f}  95% CI [{self.ci_low:+.1f}, "
+                 f"{self.ci_high:+.1f}]  (sd {self.sd:.1f}; A {self.a_points:+.1f}, "
+                 f"B {self.b_points:+.1f}; hands thrown in {self.thrown_in})",
+                 f"{'contracts':<14}{'A bid':>7}{'made':>6}{'rate':>7}{'B bid':>9}{'made':>6}"
+                 f"{'rate':>7}"]
+        for kind in KINDS:
+            row = f"{kind:<14}"
+            for team in ("A", "B"):
+                bid, made = self.contracts.get(team, {}).get(kind, [0, 0])
+                rate = f"{made / bid:.0%}" if bid else "-"
+                width = 7 if team == "A" else 9
+                row += f"{bid:>{width}}{made:>6}{rate:>7}"
+            lines.append(row)
+        lines.append(f"{'average level':<14}{self.avg_level.get('A', 0):>20.2f}"
+                     f"{self.avg_level.get('B', 0):>22.2f}")
+        if self.games is not None:
+            g = self.games
+            lines.append(f"games: A wins {g.win_rate:.1%}  95% CI [{g.ci_low:.1%}, "
+                         f"{g.ci_high:.1%}] of {g.games} games ({g.draws} drawn, "
+                         f"{g.unfinished} unfinished, {g.mean_hands:.1f} hands a game)")
+        lines.append(f"({self.seconds:.1f} s)")
+        return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------- playing
+_WORKER: dict[str, Any] = {}
+
+
+def _hand_record(state: State, swap: int) -> tuple:
+    """(A points, B points, contract or None, declaring team 'A'/'B'/None, made)."""
+    res = state.result
+    a_team = swap  # A holds seats 0, 2 (team 0) unless swapped
+    points = res.hand_points
+    team = None
+    if res.declarer is not None:
+        team = "A" if res.declarer % 2 == a_team else "B"
+    return (points[a_team], points[1 - a_team], res.contract, team, bool(res.made))
+
+
+def play_deal(a: Bot, b: Bot, rules: Rules, seed: int, index: int) -> list[tuple]:
+    """Deal ``index`` played twice with the teams swapped: two hand records."""
+    out = []
+    for swap in (0, 1):
+        state = State(rules, seed=deal_seed(seed, index))
+        play_hand(state, seat_bots(a, b, swap), seat_rngs(seed, index, swap))
+        out.append(_hand_record(state, swap))
+    return out
+
+
+def play_game_pair(a: Bot, b: Bot, rules: Rules, seed: int, index: int,
+                   max_hands: int = 200) -> list[tuple[int | None, int]]:
+    """Game ``index`` played twice with the teams swapped: (A's result, hands) for each.
+
+    A's result is 1 (won), 0 (lost), ``DRAW`` or None (stopped at ``max_hands``).
+    """
+    out = []
+    for swap in (0, 1):
+        state = State(rules, seed=deal_seed(seed + 7919, index))
+        play_game(state, seat_bots(a, b, swap), seat_rngs(seed + 7919, index, swap), max_hands)
+        if state.winner is None:
+            result = None
+        elif state.winner == DRAW:
+            result = DRAW
+        else:
+            result = 1 if state.winner == swap else 0
+        out.append((result, state.hands_played))
+    return out
+
+
+def _init_worker(a: Bot | str, b: Bot | str, rules: Rules, seed: int) -> None:
+    from .registry import make_bot
+
+    _WORKER.update(a=make_bot(a) if isinstance(a, str) else a,
+                   b=make_bot(b) if isinstance(b, str) else b, rules=rules, seed=seed)
+
+
+def _deal_chunk(indices: tuple[int, int]) -> list[list[tuple]]:
+    w = _WORKER
+    return [play_deal(w["a"], w["b"], w["rules"], w["seed"], i) for i in range(*indices)]
+
+
+def _game_chunk(indices: tuple[int, int]) -> list[list[tuple]]:
+    w = _WORKER
+    return [play_game_pair(w["a"], w["b"], w["rules"], w["seed"], i) for i in range(*indices)]
+
+
+def _run(kind: str, n: int, a: Bot | str, b: Bot | str, rules: Rules, seed: int, workers: int,
+         progress: bool, desc: str) -> list[list[tuple]]:
+    chunk = max(1, min(8, n // max(1, 4 * workers)))
+    chunks = [(i, min(n, i + chunk)) for i in range(0, n, chunk)]
+    fn = _deal_chunk if kind == "deals" else _game_chunk
+    bar = _progress(n, desc, progress)
+    out: list[list[tuple]] = []
+    if workers <= 1:
+        _init_worker(a, b, rules, seed)
+        for c in chunks:
+            out.extend(fn(c))
+            bar.update(c[1] - c[0])
+    else:
+        methods = mp.get_all_start_methods()
+        ctx = mp.get_context("fork" if "fork" in methods else "spawn")
+        with ctx.Pool(workers, _init_worker, (a, b, rules, seed)) as pool:
+            for c, part in zip(chunks, pool.imap(fn, chunks)):
+                out.extend(part)
+                bar.update(c[1] - c[0])
+    bar.close()
+    return out
+
+
+def _progress(total: int, desc: str, enabled: bool):
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=desc, file=sys.stderr, disable=not enabled, leave=False)
+
+
+def _name(bot: Bot | str) -> str:
+    return bot if isinstance(bot, str) else getattr(bot, "name", type(bot).__name__)
+
+
+def duplicate(a: Bot | str, b: Bot | str, rules: Rules | None = None, deals: int = 200,
+              seed: int = 0, games: int = 0, workers: int = 1,
+              progress: bool = False, rules_name: str | None = None) -> DuplicateResult:
+    """Play A's team against B's team on ``deals`` duplicate deals (and ``games`` game pairs).
+
+    ``a`` and ``b`` are bots or registry specs (specs are rebuilt in each worker process).
+    """
+    rules = rules if rules is not None else Rules()
+    start = time.perf_counter()
+    records = _run("deals", deals, a, b, rules, seed, workers, progress, "deals")
+    values, a_pts, b_pts = [], [], []
+    contracts = {t: {k: [0, 0] for k in KINDS} for t in ("A", "B")}
+    levels: dict[str, list[int]] = {"A": [], "B": []}
+    thrown = 0
+    for pair in records:
+        values.append(sum(h[0] - h[1] for h in pair) / 2)
+        a_pts.append(sum(h[0] for h in pair) / 2)
+        b_pts.append(sum(h[1] for h in pair) / 2)
+        for _, _, contract, team, made in pair:
+            if contract is None:
+                thrown += 1
+            elif team is not None:
+                kind = contract_kind(contract)
+                contracts[team][kind][0] += 1
+                contracts[team][kind][1] += made
+                if kind in ("suit", "notrump"):
+                    levels[team].append(A.bid_level(contract))
+    mean, low, high, sd = mean_ci(values)
+    result = DuplicateResult(
+        a=_name(a), b=_name(b), rules=rules_name or _rules_name(rules), seed=seed, deals=deals,
+        mean=mean, ci_low=low, ci_high=high, sd=sd,
+        a_points=sum(a_pts) / max(1, deals), b_points=sum(b_pts) / max(1, deals),
+        thrown_in=thrown, contracts=contracts,
+        avg_level={t: (sum(v) / len(v) if v else 0.0) for t, v in levels.items()})
+    if games:
+        pairs = _run("games", games, a, b, rules, seed, workers, progress, "games")
+        played = [g for pair in pairs for g in pair]
+        wins = sum(1.0 if r == 1 else 0.5 if r in (DRAW, None) else 0.0 for r, _ in played)
+        low_g, high_g = wilson(wins, len(played))
+        result.games = GamesResult(
+            games=len(played), wins=wins, draws=sum(1 for r, _ in played if r == DRAW),
+            unfinished=sum(1 for r, _ in played if r is None), win_rate=wins / len(played),
+            ci_low=low_g, ci_high=high_g,
+            mean_hands=sum(h for _, h in played) / len(played))
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def _rules_name(rules: Rules) -> str:
+    for name in PRESETS:
+        if Rules.preset(name) == rules:
+            return name
+    return "custom"
+
+
+def load_rules(text: str) -> tuple[Rules, str]:
+    """A preset name or a TOML file path, and its display name."""
+    if text in PRESETS:
+        return Rules.preset(text), text
+    path = Path(text)
+    if path.suffix == ".toml" or path.exists():
+        return Rules.from_toml(path), str(path)
+    raise ValueError(f"--rules {text!r} is neither a preset ({', '.join(PRESETS)}) "
+                     "nor a TOML file")
+
+
+# ---------------------------------------------------------------------------- command line
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="fh-eval",
+        description="Duplicate evaluation: agent A's team against agent B's team, each deal "
+                    "played twice with the teams swapped.")
+    p.add_argument("a", help="agent A: random, rule, mc, mc4..mc6, mc-infer, "
+                             "mc:samples=50,infer=1, neural:PATH")
+    p.add_argument("b", help="agent B (same names)")
+    p.add_argument("--rules", default="australian-no-nullo",
+                   help="a preset name or a rules TOML file (default: australian-no-nullo)")
+    p.add_argument("--deals", type=int, default=200, help="duplicate deals (default 200)")
+    p.add_argument("--games", type=int, default=0,
+                   help="also play this many whole games (each twice) and report A's win rate")
+    p.add_argument("--seed", type=int, default=0, help="seed of the deals (default 0)")
+    p.add_argument("--workers", type=int, default=1, help="processes to split the work over")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    from .registry import make_bot
+
+    try:
+        rules, rules_name = load_rules(args.rules)
+        for spec in (args.a, args.b):
+            make_bot(spec)  # fail early on a bad name
+        if args.deals < 1 or args.games < 0 or args.workers < 1:
+            raise ValueError("--deals and --workers must be at least 1, --games at least 0")
+    except (ValueError, FileNotFoundError) as err:
+        print(f"fh-eval: error: {err}", file=sys.stderr)
+        return 2
+    result = duplicate(args.a, args.b, rules, deals=args.deals, seed=args.seed,
+                       games=args.games, workers=args.workers,
+                       progress=not args.no_progress and sys.stderr.isatty(),
+                       rules_name=rules_name)
+    print(json.dumps(result.to_dict(), indent=2) if args.json else result.format())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

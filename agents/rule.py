@@ -1,0 +1,639 @@
+"""``rule``: a rule-based player for every phase and every preset.
+
+The bot reads only a :class:`fh_env.SeatView`.  Its three policies are plain functions of what a
+seat may know (its own hand, public history, voids, an exposed hand) so that Monte Carlo rollouts
+can call the very same rules straight from a determinized :class:`~fh_env.engine.State`
+(:func:`state_play` and :func:`state_discard` read only the seat-on-turn's own hand and public
+fields, exactly what :func:`fh_env.view.seat_view` would give it):
+
+* bidding (:func:`choose_call`): count likely tricks in each strain (jokers, bowers, trump
+  length, side aces and kings, short suits for ruffing), add an allowance for the kitty and for
+  the partner (more when the partner bid that strain, less when it passed), and bid the cheapest
+  legal bid up to that count (the full count at once when the auction has a round limit); nullo,
+  open nullo and double nullo on hands of low cards where the rules allow them;
+* the kitty exchange (:func:`choose_discard`): keep trumps, jokers and aces, discard short
+  side suits to make voids; in nullo, discard the most dangerous cards;
+* the play (:func:`choose_play`): as the declaring side draw trumps with the top trump, cash
+  winners; second hand low; third hand high, but never trump the partner's winning card; last,
+  win as cheaply as possible when an opponent is winning and play low when the partner has it;
+  in nullo duck as high as possible; against nullo, lead low, and keep low cards to play under
+  the declarer; lead the joker naming the longest suit.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+
+from fh_env import actions as A
+from fh_env.cards import (DECKS, JOKER, JOKER_BITS, NT_JOKERS_LOW, NT_STANDARD, TABLES, cards_of,
+                          mask_of, rank_of)
+from fh_env.contracts import contract_value
+from fh_env.engine import NO_CONTRACT, Phase, State
+from fh_env.rules import Rules
+from fh_env.view import SeatView
+
+from .sampler import trick_players
+
+NULLO_TYPES = frozenset(A.NULLO_TYPES)
+_CARD_BITS = (1 << 46) - 1
+
+
+# ----------------------------------------------------------------------------- tables
+def _build_tables():
+    power, above, below = [], [], []
+    for ctx in range(7):
+        pw = []
+        for c in range(46):
+            suit = TABLES.suit[ctx][c]
+            if suit == 4:  # a joker without trumps: wins every trick unless jokers are low
+                pw.append(-1 if ctx == NT_JOKERS_LOW else (300 if c == JOKER else 299))
+            else:
+                pw.append(TABLES.strength[ctx][suit][c])
+        power.append(pw)
+        ab, be = [], []
+        for c in range(46):
+            same = TABLES.suit_mask[ctx][TABLES.suit[ctx][c]]
+            ab.append(mask_of(u for u in cards_of(same) if pw[u] > pw[c]))
+            be.append(mask_of(u for u in cards_of(same) if pw[u] < pw[c]))
+        above.append(ab)
+        below.append(be)
+    return power, above, below
+
+
+POWER, ABOVE, BELOW = _build_tables()
+"""Per trump context: a card's rank inside its effective suit (jokers top, or -1 when low),
+the cards of its effective suit that rank above it, and those below it."""
+BEATERS = [[[mask_of(u for u in range(46) if strength[u] > strength[c]) for c in range(46)]
+            for strength in TABLES.strength[ctx]] for ctx in range(7)]
+"""BEATERS[ctx][led][c]: the cards that beat ``c`` in a trick whose led suit is ``led``."""
+SUIT_MASK = TABLES.suit_mask
+STRENGTH = TABLES.strength
+
+
+def _lowest(mask: int, pw: list[int]) -> int:
+    best, best_p = -1, 10**9
+    while mask:
+        low = mask & -mask
+        c = low.bit_length() - 1
+        mask ^= low
+        if pw[c] < best_p:
+            best, best_p = c, pw[c]
+    return best
+
+
+def _highest(mask: int, pw: list[int]) -> int:
+    best, best_p = -1, -10**9
+    while mask:
+        low = mask & -mask
+        c = low.bit_length() - 1
+        mask ^= low
+        if pw[c] > best_p:
+            best, best_p = c, pw[c]
+    return best
+
+
+def _play(c: int) -> int:
+    return A.PLAY_BASE + c
+
+
+def _first_joker_lead(legal: int) -> int:
+    leads = legal >> A.JOKER_LEAD_BASE
+    return A.JOKER_LEAD_BASE + (leads & -leads).bit_length() - 1
+
+
+# ----------------------------------------------------------------------------- play
+def choose_play(seat: int, hand: int, legal: int, unseen: int, trick: tuple[int, ...] | list[int],
+                leader: int, led: int, ctx: int, contract: int | None, declarer: int,
+                sitting_out: int, voids: tuple[int, ...] | list[int], exposed: int) -> int:
+    """The rule bot's play, from what seat ``seat`` knows (``unseen``: cards it cannot place)."""
+    if legal & (legal - 1) == 0:
+        return legal.bit_length() - 1
+    if contract in NULLO_TYPES:
+        if declarer % 2 == seat % 2:
+            return _nullo_declarer(seat, hand, legal, unseen, trick, leader, led, ctx,
+                                   sitting_out, voids)
+        return _nullo_defender(seat, hand, legal, unseen, trick, leader, led, ctx, contract,
+                               declarer, sitting_out, voids, exposed)
+    declaring = contract is None or contract == NO_CONTRACT or declarer % 2 == seat % 2
+    if not trick:
+        return _lead(seat, hand, legal, unseen, ctx, declarer, declaring, sitting_out, voids)
+    return _follow(seat, hand, legal, unseen, trick, leader, led, ctx, sitting_out, voids)
+
+
+def _joker_lead(legal: int, hand: int, ctx: int) -> int:
+    """A joker lead naming our longest suit (exhausting the others' cards in it)."""
+    leads = legal >> A.JOKER_LEAD_BASE
+    best, best_len = -1, -1
+    for i in range(8):
+        if leads >> i & 1:
+            length = (hand & SUIT_MASK[ctx][i % 4]).bit_count()
+            if length > best_len:
+                best, best_len = i, length
+    return A.JOKER_LEAD_BASE + best
+
+
+def _lead(seat: int, hand: int, legal: int, unseen: int, ctx: int, declarer: int,
+          declaring: bool, sitting_out: int, voids) -> int:
+    pw = POWER[ctx]
+    cards = (legal >> A.PLAY_BASE) & _CARD_BITS
+    trump = ctx if ctx < NT_STANDARD else -1
+    trump_mask = SUIT_MASK[ctx][trump] if trump >= 0 else 0
+    opponents = [s for s in ((seat + 1) % 4, (seat + 3) % 4) if s != sitting_out]
+    opp_trumps = bool(unseen & trump_mask) and not all(voids[o] >> trump & 1 for o in opponents)
+    my_trumps = cards & trump_mask
+    if declaring and my_trumps and opp_trumps:
+        top = _highest(my_trumps, pw)
+        if not unseen & ABOVE[ctx][top]:
+            return _play(top)  # draw trumps with the top trump
+        if seat == declarer and my_trumps.bit_count() >= (unseen & trump_mask).bit_count():
+            return _play(_lowest(my_trumps, pw))
+    side = cards & ~trump_mask & ~JOKER_BITS if trump >= 0 else cards & ~JOKER_BITS
+    # cash a sure winner that cannot be ruffed
+    best, best_p = -1, -1
+    rest = side
+    while rest:
+        low = rest & -rest
+        c = low.bit_length() - 1
+        rest ^= low
+        if unseen & ABOVE[ctx][c]:
+            continue
+        suit = TABLES.suit[ctx][c]
+        if opp_trumps and any(voids[o] >> suit & 1 for o in opponents):
+            continue
+        if pw[c] > best_p:
+            best, best_p = c, pw[c]
+    if best >= 0:
+        return _play(best)
+    if declaring and legal >> A.JOKER_LEAD_BASE:
+        return _joker_lead(legal, hand, ctx)
+    if not side:
+        if cards:
+            return _play(_highest(cards, pw) if declaring else _lowest(cards, pw))
+        return _joker_lead(legal, hand, ctx)
+    # lead low from the longest side suit
+    best_suit, best_len = -1, -1
+    for suit in range(4):
+        if suit == trump:
+            continue
+        length = (side & SUIT_MASK[ctx][suit]).bit_count()
+        if length > best_len:
+            best_suit, best_len = suit, length
+    return _play(_lowest(side & SUIT_MASK[ctx][best_suit], pw))
+
+
+def _winning(trick, leader: int, led: int, ctx: int, sitting_out: int) -> tuple[int, int]:
+    """(strength of the card winning the trick so far, the seat that played it)."""
+    strength = STRENGTH[ctx][led]
+    best, best_i = -2, 0
+    for i, c in enumerate(trick):
+        if strength[c] > best:
+            best, best_i = strength[c], i
+    return best, trick_players(leader, sitting_out)[best_i]
+
+
+def _discard(cards: int, unseen: int, ctx: int) -> int:
+    """The card to throw away: not a trump, not a sure winner, the lowest otherwise."""
+    pw = POWER[ctx]
+    trump_mask = SUIT_MASK[ctx][ctx] if ctx < NT_STANDARD else JOKER_BITS
+    best, best_key = -1, None
+    rest = cards
+    while rest:
+        low = rest & -rest
+        c = low.bit_length() - 1
+        rest ^= low
+        key = (trump_mask >> c & 1, not unseen & ABOVE[ctx][c], pw[c])
+        if best_key is None or key < best_key:
+            best, best_key = c, key
+    return best
+
+
+def _follow(seat: int, hand: int, legal: int, unseen: int, trick, leader: int, led: int,
+            ctx: int, sitting_out: int, voids) -> int:
+    pw = POWER[ctx]
+    strength = STRENGTH[ctx][led]
+    cards = (legal >> A.PLAY_BASE) & _CARD_BITS
+    best, winner = _winning(trick, leader, led, ctx, sitting_out)
+    n_active = 3 if sitting_out >= 0 else 4
+    last = len(trick) == n_active - 1
+    following = cards & SUIT_MASK[ctx][led]
+    if winner % 2 == seat % 2:  # the partner is winning: play low, never trump it
+        if following:
+            return _play(_lowest(following, pw))
+        return _play(_discard(cards, unseen, ctx))
+    winners, rest = 0, cards
+    while rest:
+        low = rest & -rest
+        c = low.bit_length() - 1
+        rest ^= low
+        if strength[c] > best:
+            winners |= low
+    if not winners:
+        if following:
+            return _play(_lowest(following, pw))
+        return _play(_discard(cards, unseen, ctx))
+    if last:
+        return _play(_lowest(winners, strength))
+    # not last: a winner nobody after us can beat, else second hand low / third hand high
+    after = trick_players(leader, sitting_out)[len(trick) + 1:]
+    opp_after = [s for s in after if s % 2 != seat % 2]
+    shown_void = any(voids[s] >> led & 1 for s in opp_after)
+    led_mask = SUIT_MASK[ctx][led]
+    beaters = BEATERS[ctx][led]
+    safe, rest = 0, winners
+    while rest:
+        low = rest & -rest
+        c = low.bit_length() - 1
+        rest ^= low
+        threats = unseen & beaters[c]
+        if not opp_after or not (threats & led_mask or (threats and shown_void)):
+            safe |= low
+    if safe:
+        return _play(_lowest(safe, strength))
+    if not following:  # ruff as cheaply as possible
+        return _play(_lowest(winners, strength))
+    if len(trick) >= 2:
+        return _play(_highest(winners, strength))  # third hand high
+    return _play(_lowest(following, pw))  # second hand low
+
+
+def _nullo_declarer(seat: int, hand: int, legal: int, unseen: int, trick, leader: int,
+                    led: int, ctx: int, sitting_out: int, voids) -> int:
+    """Lose every trick: lead the card most surely beaten, duck as high as possible."""
+    pw = POWER[ctx]
+    cards = (legal >> A.PLAY_BASE) & _CARD_BITS
+    if not trick:
+        plain = cards & ~JOKER_BITS
+        if not plain:
+            if cards:
+                return _play(_lowest(cards, pw))
+            return _first_joker_lead(legal)
+        opponents = [s for s in ((seat + 1) % 4, (seat + 3) % 4) if s != sitting_out]
+        best, best_key = -1, None
+        rest = plain
+        while rest:
+            low = rest & -rest
+            c = low.bit_length() - 1
+            rest ^= low
+            suit = TABLES.suit[ctx][c]
+            covered = bool(unseen & ABOVE[ctx][c]) and not all(
+                voids[o] >> suit & 1 for o in opponents)
+            key = (not covered, (unseen & BELOW[ctx][c]).bit_count(), pw[c])
+            if best_key is None or key < best_key:
+                best, best_key = c, key
+        return _play(best)
+    strength = STRENGTH[ctx][led]
+    best, _ = _winning(trick, leader, led, ctx, sitting_out)
+    losers, rest = 0, cards
+    while rest:
+        low = rest & -rest
+        c = low.bit_length() - 1
+        rest ^= low
+        if strength[c] < best:
+            losers |= low
+    if losers:
+        if cards & SUIT_MASK[ctx][led]:
+            return _play(_highest(losers, pw))  # duck as high as possible
+        return _play(_most_dangerous(losers, unseen, ctx))
+    n_active = 3 if sitting_out >= 0 else 4
+    if len(trick) == n_active - 1:
+        return _play(_highest(cards, pw))  # the trick is lost anyway: shed the highest
+    return _play(_lowest(cards, pw))
+
+
+def _most_dangerous(cards: int, unseen: int, ctx: int) -> int:
+    """For a nullo declarer's discard: jokers, then high cards with few cards below them."""
+    pw = POWER[ctx]
+    best, best_key = -1, None
+    rest = cards
+    while rest:
+        low = rest & -rest
+        c = low.bit_length() - 1
+        rest ^= low
+        key = (pw[c] >= 299, -(unseen & BELOW[ctx][c]).bit_count(), pw[c])
+        if best_key is None or key > best_key:
+            best, best_key = c, key
+    return best
+
+
+def _nullo_defender(seat: int, hand: int, legal: int, unseen: int, trick, leader: int,
+                    led: int, ctx: int, contract: int, declarer: int, sitting_out: int, voids,
+                    exposed: int) -> int:
+    """Make the declarer take a trick: lead low, and keep low cards to play under it."""
+    pw = POWER[ctx]
+    cards = (legal >> A.PLAY_BASE) & _CARD_BITS
+    declarers = (declarer, (declarer + 2) % 4) if contract == A.DOUBLE_NULLO else (declarer,)
+    if not trick:
+        plain = cards & ~JOKER_BITS
+        if not plain:
+            if cards:
+                return _play(_lowest(cards, pw))
+            return _first_joker_lead(legal)
+        if exposed:  # a suit where our lowest card is below all of the declarer's
+            for suit in range(4):
+                theirs = exposed & SUIT_MASK[ctx][suit]
+                mine = plain & SUIT_MASK[ctx][suit]
+                if theirs and mine:
+                    c = _lowest(mine, pw)
+                    if pw[c] < pw[_lowest(theirs, pw)]:
+                        return _play(c)
+        best, best_key = -1, None
+        rest = plain
+        while rest:
+            low = rest & -rest
+            c = low.bit_length() - 1
+            rest ^= low
+            suit = TABLES.suit[ctx][c]
+            key = (all(voids[d] >> suit & 1 for d in declarers),
+                   (unseen & BELOW[ctx][c]).bit_count(), pw[c])
+            if best_key is None or key < best_key:
+                best, best_key = c, key
+        return _play(best)
+    strength = STRENGTH[ctx][led]
+    players = trick_players(leader, sitting_out)
+    played_by = players[:len(trick)]
+    best, winner = _winning(trick, leader, led, ctx, sitting_out)
+    following = cards & SUIT_MASK[ctx][led]
+    not_jokers = cards & ~JOKER_BITS or cards
+    if any(d in played_by for d in declarers):
+        if winner in declarers:  # stay under the declarer's card, keeping the lowest cards
+            under, rest = 0, cards
+            while rest:
+                low = rest & -rest
+                c = low.bit_length() - 1
+                rest ^= low
+                if strength[c] < best:
+                    under |= low
+            if under:
+                return _play(_highest(under & ~JOKER_BITS or under, pw))
+        return _play(_highest(not_jokers if following else cards, pw))
+    if following:
+        return _play(_lowest(following, pw))  # leave the declarer a low card to beat
+    return _play(_highest(not_jokers, pw))
+
+
+def state_play(state: State) -> int:
+    """:func:`choose_play` for the seat on turn of a (determinized) state, no view built.
+
+    It reads only what :func:`fh_env.view.seat_view` would show that seat: its own hand, the
+    public play, and which cards it cannot place (the same set as ``SeatView.unseen``).
+    """
+    seat = state.turn
+    hands = state.hands
+    hand = hands[seat]
+    played = _deck_mask(state.rules) & ~(hands[0] | hands[1] | hands[2] | hands[3] | state.kitty)
+    known = hand | played
+    exposed = 0
+    if state.exposed and seat != state.declarer:
+        exposed = hands[state.declarer]
+        known |= exposed
+    if state.exchanges and state.exchanges[-1][0] == seat:
+        known |= state.kitty
+    unseen = _deck_mask(state.rules) & ~known
+    return choose_play(seat, hand, state.legal_mask(), unseen, state.trick, state.leader,
+                       state.led, state.context, state.contract, state.declarer,
+                       state.sitting_out, state.voids, exposed)
+
+
+@lru_cache(maxsize=None)
+def _deck_mask(rules: Rules) -> int:
+    return mask_of(DECKS[rules.deck])
+
+
+# ----------------------------------------------------------------------------- exchange
+def choose_discard(hand: int, contract: int, ctx: int, discards_left: int,
+                   jokers_low: bool = False) -> int:
+    """The card to discard from ``hand`` after taking the kitty (a discard action id)."""
+    pw = POWER[ctx]
+    if contract in NULLO_TYPES:
+        return A.DISCARD_BASE + _nullo_worst(hand, ctx)
+    trump = ctx if ctx < NT_STANDARD else -1
+    trump_mask = SUIT_MASK[ctx][trump] if trump >= 0 else JOKER_BITS
+    lengths = [(hand & SUIT_MASK[ctx][s]).bit_count() for s in range(4)]
+    best, best_key = -1, None
+    rest = hand
+    while rest:
+        low = rest & -rest
+        c = low.bit_length() - 1
+        rest ^= low
+        suit = TABLES.suit[ctx][c]
+        if trump_mask >> c & 1:
+            key = (2, pw[c])
+        else:
+            others = hand & SUIT_MASK[ctx][suit]
+            top = not (ABOVE[ctx][c] & ~hand)  # nothing higher is out: a sure winner
+            if trump >= 0:
+                # make voids: a short suit without a winner goes first
+                voidable = lengths[suit] <= discards_left and not any(
+                    not (ABOVE[ctx][u] & ~hand) for u in cards_of(others))
+                key = (1 if top else 0, 0 if voidable else 1, lengths[suit], pw[c])
+            else:
+                # notrump: keep winners and guarded honours, throw low cards of short suits
+                guarded = rank_of(c) >= 8 and lengths[suit] >= 11 - rank_of(c)
+                key = (1 if top or guarded else 0, lengths[suit], pw[c])
+        if best_key is None or key < best_key:
+            best, best_key = c, key
+    return A.DISCARD_BASE + best
+
+
+def _nullo_danger_cards(hand: int, ctx: int) -> list[tuple[float, int]]:
+    """(danger, card) for each card of a nullo hand: how likely it is to win a trick."""
+    pw = POWER[ctx]
+    out = []
+    for suit in range(4):
+        mine = sorted(cards_of(hand & SUIT_MASK[ctx][suit]), key=lambda c: pw[c])
+        for i, c in enumerate(mine):
+            pos = BELOW[ctx][c].bit_count()  # cards of the deck's suit below it (any holder)
+            out.append((max(0.0, pos - 2.0 * i - 1.0), c))
+    for c in cards_of(hand & JOKER_BITS):
+        out.append((0.0 if pw[c] < 0 else 20.0, c))
+    return out
+
+
+def _nullo_worst(hand: int, ctx: int) -> int:
+    return max(_nullo_danger_cards(hand, ctx))[1]
+
+
+def state_discard(state: State) -> int:
+    """:func:`choose_discard` for the seat on turn of a state (its own hand only)."""
+    return choose_discard(state.hands[state.turn], state.contract, state.context,
+                          state.discards_left)
+
+
+# ----------------------------------------------------------------------------- bidding
+@lru_cache(maxsize=None)
+def _suit_orders(deck: str, ctx: int) -> tuple[tuple[int, ...], ...]:
+    """The deck's cards of each effective suit under ``ctx``, highest first."""
+    pw = POWER[ctx]
+    dm = mask_of(DECKS[deck])
+    return tuple(tuple(sorted(cards_of(dm & SUIT_MASK[ctx][s]), key=lambda c: -pw[c]))
+                 for s in range(5))
+
+
+def _honour_tricks(hand: int, order: tuple[int, ...], discount: float) -> tuple[float, int]:
+    """Tricks from top cards of one suit, and how many of our cards there count for little."""
+    n_mine = sum(1 for c in order if hand >> c & 1)
+    below_mine = n_mine
+    missing = 0
+    tricks, weak = 0.0, 0
+    for c in order:
+        if hand >> c & 1:
+            below_mine -= 1
+            if missing == 0:
+                v = 1.0
+            elif below_mine >= missing:
+                v = max(0.0, 1.0 - discount * missing)
+            else:
+                v = 0.0
+            tricks += v
+            if v < 0.5:
+                weak += 1
+        else:
+            missing += 1
+    return tricks, weak
+
+
+def hand_tricks(hand: int, strain: int, rules: Rules) -> float:
+    """An estimate of the tricks ``hand`` takes alone with ``strain`` trumps (4 = notrump)."""
+    if strain == A.NT:
+        ctx = 5 if rules.notrump_ranking == "j5" else NT_STANDARD
+    else:
+        ctx = strain
+    orders = _suit_orders(rules.deck, ctx)
+    tricks = 0.0
+    if strain < A.NT:
+        trumps = (hand & SUIT_MASK[ctx][strain]).bit_count()
+        t, weak = _honour_tricks(hand, orders[strain], 0.3)
+        tricks += t + min(weak, max(0, trumps - 3)) * 0.7
+        ruff = 0.0
+        for s in range(4):
+            if s == strain:
+                continue
+            length = (hand & SUIT_MASK[ctx][s]).bit_count()
+            t, _ = _honour_tricks(hand, orders[s], 0.55)
+            tricks += t
+            ruff += (0.8, 0.45, 0.15)[length] if length < 3 else 0.0
+        tricks += min(ruff, max(0, trumps - 2) * 0.6)
+    else:
+        tricks += (hand & JOKER_BITS).bit_count()
+        for s in range(4):
+            length = (hand & SUIT_MASK[ctx][s]).bit_count()
+            t, _ = _honour_tricks(hand, orders[s], 0.5)
+            tricks += t
+            if length >= 5 and t >= 1.5:
+                tricks += (length - 4) * 0.7
+            if not t and not hand & JOKER_BITS:
+                tricks -= 0.5  # an unstopped suit
+    return tricks
+
+
+def nullo_danger(hand: int, rules: Rules, exchange: bool) -> float:
+    """How likely a nullo declarer with ``hand`` is to take a trick (0 = very safe)."""
+    ctx = NT_JOKERS_LOW if rules.jokers_low_in_nullo else NT_STANDARD
+    if exchange and rules.kitty_size:
+        worst = sorted(_nullo_danger_cards(hand, ctx), reverse=True)[:rules.kitty_size]
+        for _, c in worst:
+            hand &= ~(1 << c)
+    danger = sum(d for d, _ in _nullo_danger_cards(hand, ctx))
+    voids = sum(1 for s in range(4) if not hand & SUIT_MASK[ctx][s])
+    return danger - 0.7 * voids + (0.4 * rules.kitty_size if exchange else 0.0)
+
+
+def _partner_allowance(view: SeatView, strain: int) -> float:
+    partner = (view.seat + 2) % 4
+    calls = [a for s, a in view.calls if s == partner]
+    if not calls:
+        return 2.0
+    bids = [a for a in calls if a != A.PASS]
+    if not bids:
+        return 1.2
+    last = bids[-1]
+    if last in NULLO_TYPES:
+        return 0.5
+    if not A.is_ordinary_bid(last):
+        return 1.2
+    if A.bid_strain(last) == strain:
+        return A.bid_level(last) - 2.5
+    return 1.5 if strain != A.NT else 2.0
+
+
+def strain_estimates(view: SeatView) -> list[float]:
+    """Tricks the partnership may expect in each strain S C D H NT with this seat declaring."""
+    rules = view.rules
+    kitty = 0.6 * rules.kitty_size / 3
+    out = []
+    opp_strains = {A.bid_strain(a) for s, a in view.calls
+                   if s % 2 != view.seat % 2 and A.is_ordinary_bid(a)}
+    for strain in range(5):
+        est = hand_tricks(view.hand, strain, rules) + kitty + _partner_allowance(view, strain)
+        if strain in opp_strains and strain != A.NT:
+            est -= 0.5
+        out.append(est)
+    return out
+
+
+def _exchanges_in(rules: Rules, bid: int) -> bool:
+    if rules.kitty_size == 0:
+        return False
+    if bid == A.OPEN_NULLO:
+        return rules.nullo_kitty == "always"
+    return rules.nullo_kitty != "never" or bid not in NULLO_TYPES
+
+
+def choose_call(view: SeatView) -> int:
+    """The rule bot's call in the auction."""
+    legal = view.legal
+    rules = view.rules
+    if legal & (legal - 1) == 0:
+        return legal.bit_length() - 1
+    hand = view.hand
+    # nullo-type bids on hands of low cards
+    nullo_ok = {b: legal >> b & 1 for b in NULLO_TYPES}
+    if any(nullo_ok.values()):
+        for bid, limit in ((A.OPEN_NULLO, -0.5), (A.DOUBLE_NULLO, 1.0), (A.NULLO, 1.0)):
+            if nullo_ok[bid] and nullo_danger(hand, rules, _exchanges_in(rules, bid)) <= limit:
+                return bid
+    if legal >> A.MISDEAL & 1:
+        return A.MISDEAL
+    est = strain_estimates(view)
+    limited = rules.bidding_rounds != "unlimited"
+    best, best_value = -1, -1
+    for strain in range(5):
+        top = min(10, int(est[strain]))
+        if top < 6:
+            continue
+        candidates = [A.bid_action(level, strain) for level in range(6, top + 1)
+                      if legal >> A.bid_action(level, strain) & 1]
+        if not candidates:
+            continue
+        bid = candidates[-1] if limited else candidates[0]
+        value = contract_value(rules, A.bid_action(top, strain))
+        if value > best_value:
+            best, best_value = bid, value
+    if best >= 0:
+        return best
+    if legal & 1:
+        return A.PASS
+    # forced to bid (stick the dealer): the cheapest bid in the best strain
+    order = sorted(range(5), key=lambda s: -est[s])
+    for strain in order:
+        for level in range(6, 11):
+            if legal >> A.bid_action(level, strain) & 1:
+                return A.bid_action(level, strain)
+    return (legal & -legal).bit_length() - 1
+
+
+# ----------------------------------------------------------------------------- the bot
+class RuleBot:
+    """The rule-based player; deterministic (it does not use its generator)."""
+
+    name = "rule"
+
+    def act(self, view: SeatView, rng: random.Random) -> int:
+        if view.phase == Phase.AUCTION:
+            return choose_call(view)
+        if view.phase == Phase.EXCHANGE:
+            return choose_discard(view.hand, view.contract, view.context, view.discards_left)
+        return choose_play(view.seat, view.hand, view.legal, view.unseen, view.trick,
+                           view.leader, view.led, view.context, view.contract, view.declarer,
+                           view.sitting_out, view.voids, view.exposed)
