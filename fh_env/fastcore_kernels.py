@@ -23,9 +23,8 @@ from .fastcore_layout import (ALL_PASS, AUCTION, DN_AFTER_PARTNER, DN_ANYTIME, E
                               GAME_OVER, HAND_OVER, HONOURS, INKLE, JF_ANYTIME, JF_FIRST_OR_LAST,
                               JF_VOID_ONLY, JL_ANY, JL_NOT_LED, JL_NOT_SHOWN_VOID, MAX_CALLS,
                               MISDEAL, NK_ALWAYS, NK_NULLO_ONLY, NO_CONTRACT, NO_CONTRACT_YET,
-                              NOT_THROWN, OT_DECLARERS_WIN_BOTH, OT_MUST_BID, OT_STOP_10,
-                              OT_STOP_40, PLAY, RE_AFTER_CHANGE, RE_ALWAYS, RE_NEVER, STRENGTH,
-                              SUIT, SUIT_MASK)
+                              NOT_THROWN, OT_DECLARERS_WIN_BOTH, OT_MUST_BID, PLAY,
+                              RE_AFTER_CHANGE, RE_ALWAYS, RE_NEVER, STRENGTH, SUIT, SUIT_MASK)
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -591,7 +590,7 @@ def end_of_hand(r, s0, s1, p0, p1, team, made, hands_played):
     """``fh_env.contracts.end_of_hand``: the new scores and the winner (-1: the game goes on)."""
     n0, n1 = s0 + p0, s1 + p1
     rule = r.on_target
-    if rule == OT_STOP_10 or rule == OT_STOP_40:
+    if r.cap_defenders:
         if team != 0 and p0 > 0:
             n0 = min(n0, max(s0, r.ceiling))
         if team != 1 and p1 > 0:

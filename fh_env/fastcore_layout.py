@@ -93,7 +93,8 @@ RULES_DTYPE = np.dtype([
     ("joker_lead", np.int8), ("joker_follow", np.int8), ("nullo_must_play_joker", np.bool_),
     ("exposed_at_first_lead", np.bool_), ("finish_early", np.bool_),
     ("game_over_hands", np.bool_), ("hands_to_play", np.int64), ("target", np.int64),
-    ("floor", np.int64), ("on_target", np.int8), ("ceiling", np.int64),
+    ("floor", np.int64), ("on_target", np.int8),
+    ("cap_defenders", np.bool_), ("ceiling", np.int64),  # defenders_stop_*, in a points game
     # bids_over[high + 1]: the ordinary bids that may be made over ``high`` (index 0: no bid yet);
     # inkles_over likewise for inkles; nullos_over: the nullo-type bids that outrank ``high``.
     ("bids_over", np.uint64, (_NUM_BIDS + 1,)), ("inkles_over", np.uint64, (_NUM_BIDS + 1,)),
@@ -139,6 +140,7 @@ def encode_rules(rules: Rules) -> np.ndarray:
     r["hands_to_play"] = rules.hands_to_play
     r["target"], r["floor"] = rules.target, rules.floor
     stop = {"defenders_stop_10": 10, "defenders_stop_40": 40}.get(rules.on_target, 0)
+    r["cap_defenders"] = stop > 0 and rules.game_over == "points"
     r["ceiling"] = rules.target - stop
     for high in [-1, *range(A.BID_BASE, _NUM_BIDS)]:
         r["bids_over"][high + 1] = t.bids_over[high]
