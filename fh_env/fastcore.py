@@ -148,11 +148,10 @@ class FastGames:
         acts = np.ascontiguousarray(actions, dtype=np.int64).reshape(-1)
         if acts.shape[0] != self.num_games:
             raise ValueError(f"step() needs {self.num_games} actions, got {acts.shape[0]}")
-        bad = K.first_illegal(self.games, self._rules, acts)
+        bad = K.step_all(self.games, self._rules, acts, self.auto_reset)
         if bad >= 0:
             state = self.to_state(bad)
             raise IllegalActionError(f"game {bad}: " + state._illegal_message(int(acts[bad])))
-        K.step_all(self.games, self._rules, acts, self.auto_reset)
 
     def random_playout(self) -> int:
         """Finish every game's current hand with uniformly random legal actions drawn from each

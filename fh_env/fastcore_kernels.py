@@ -734,20 +734,15 @@ def legal_masks(games, rules, out):
 
 
 @njit(cache=True)
-def first_illegal(games, rules, actions):
-    """The first game, still in a hand, whose action is illegal; -1 if none."""
+def step_all(games, rules, actions, auto_reset):
+    """Apply each game's action for the seat on turn, unless one is illegal: then change
+    nothing and return that game's index (else -1).  Games whose hand is over ignore their
+    action, or with ``auto_reset`` are dealt their next hand (a new game after the last)."""
     r = rules[0]
     for i in range(games.shape[0]):
         g = games[i]
         if g.phase < HAND_OVER and not is_legal(g, r, actions[i]):
             return i
-    return -1
-
-
-@njit(cache=True)
-def step_all(games, rules, actions, auto_reset):
-    """Apply each game's action (checked legal); finished games are skipped or reset."""
-    r = rules[0]
     scratch = np.empty(64, np.int8)
     for i in range(games.shape[0]):
         g = games[i]
@@ -755,6 +750,7 @@ def step_all(games, rules, actions, auto_reset):
             apply(g, r, actions[i])
         elif auto_reset:
             reset_done(g, r, scratch)
+    return -1
 
 
 @njit(cache=True)

@@ -30,34 +30,35 @@ THROWN_IN_NAMES = (None, "all_pass", "inkle", "misdeal")
 MAX_CALLS = 128  # calls kept in the log; an auction cannot be longer except in a bid cycle
 
 GAME_DTYPE = np.dtype([
-    # the game
+    # What every step reads or writes comes first, so that it shares a cache line or two; the
+    # logs (calls, tricks, the deal as dealt), read back only by to_state(), come last.
+    ("rng", np.uint64),  # this game's random state (xorshift64*)
+    ("hands", np.uint64, (4,)), ("kitty", np.uint64),
+    ("ncalls", np.int32), ("hands_played", np.int32), ("deal_index", np.int32),
+    ("position", np.int16),
     ("phase", np.int8), ("turn", np.int8), ("dealer", np.int8),
     ("winner", np.int8),  # -1 while the game goes on, else a team or contracts.DRAW
-    ("scores", np.int64, (2,)), ("hands_played", np.int32), ("deal_index", np.int32),
-    ("rng", np.uint64),  # this game's random state (xorshift64*)
-    # the deal
-    ("hands", np.uint64, (4,)), ("kitty", np.uint64),
-    ("dealt_hands", np.uint64, (4,)), ("dealt_kitty", np.uint64),
     # the auction
-    ("ncalls", np.int32), ("calls", np.int8, (MAX_CALLS, 2)),  # (seat, action)
     ("high_bid", np.int8), ("high_bidder", np.int8), ("passed", np.uint8),
-    ("passed_since", np.uint8), ("position", np.int16), ("max_level", np.int8),
-    ("nullo_bidders", np.uint8), ("reopened", np.bool_), ("shows_joker", np.uint8),
-    # the contract
+    ("passed_since", np.uint8), ("max_level", np.int8), ("nullo_bidders", np.uint8),
+    ("reopened", np.bool_), ("shows_joker", np.uint8),
+    # the contract and the kitty exchange
     ("contract", np.int8), ("declarer", np.int8), ("context", np.int8), ("sitting_out", np.int8),
-    # the kitty exchange
     ("discards_left", np.int8), ("nexchanges", np.int8), ("exch_seat", np.int8, (2,)),
-    ("exch_picked", np.uint64, (2,)), ("exch_discards", np.uint64, (2,)),
     # the play
     ("leader", np.int8), ("led", np.int8), ("ntrick", np.int8), ("trick", np.int8, (4,)),
-    ("ntricks", np.int8), ("trick_leader", np.int8, (NUM_TRICKS,)),
-    ("trick_cards", np.int8, (NUM_TRICKS, 4)), ("trick_winner", np.int8, (NUM_TRICKS,)),
-    ("trick_led", np.int8, (NUM_TRICKS,)), ("tricks_won", np.int8, (4,)),
-    ("suits_led", np.uint8), ("first_led", np.int8, (5,)), ("voids", np.uint8, (4,)),
-    ("exposed", np.bool_),
-    # the result of the hand (valid when has_result)
+    ("ntricks", np.int8), ("tricks_won", np.int8, (4,)), ("suits_led", np.uint8),
+    ("first_led", np.int8, (5,)), ("voids", np.uint8, (4,)), ("exposed", np.bool_),
+    # the result of the hand (valid when has_result) and the game score
     ("has_result", np.bool_), ("thrown_in", np.int8), ("made", np.int8),  # made: -1 = None
     ("result_tricks", np.int8, (2,)), ("hand_points", np.int64, (2,)),
+    ("scores", np.int64, (2,)),
+    # logs
+    ("exch_picked", np.uint64, (2,)), ("exch_discards", np.uint64, (2,)),
+    ("trick_leader", np.int8, (NUM_TRICKS,)), ("trick_cards", np.int8, (NUM_TRICKS, 4)),
+    ("trick_winner", np.int8, (NUM_TRICKS,)), ("trick_led", np.int8, (NUM_TRICKS,)),
+    ("dealt_hands", np.uint64, (4,)), ("dealt_kitty", np.uint64),
+    ("calls", np.int8, (MAX_CALLS, 2)),  # (seat, action)
 ])
 
 # Option codes: the index of each value in these tuples.

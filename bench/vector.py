@@ -1,0 +1,144 @@
+"""Random full hands per second: the fast batched core beside the reference engine, one process.
+
+    python -m bench.vector [--preset NAME] [--sizes 1 64 1024 4096] [--seconds 1.0] [--runs 5]
+                           [--json]
+
+Three ways of playing uniformly random legal actions until each hand ends, every hand dealt
+afresh (a hand thrown in counts as a hand, as it does in the engine):
+
+* ``engine``: the reference ``fh_env.engine.State``, one game at a time, ``random.Random``
+  choosing from ``legal_actions()``;
+* ``fast_jit``: ``FastGames.random_hands`` at each batch size N, the whole loop compiled (deal,
+  draw from each game's generator, apply);
+* ``fast_step``: ``FastGames.step`` driven from Python with ``auto_reset``: each step asks for
+  the ``[N, 130]`` legal masks and draws one action per game with numpy, as a policy would;
+  the "core" columns leave out the time of that numpy draw (which dominates at large N), so
+  they measure ``legal_masks()`` plus ``step()`` alone.
+
+Each figure is the median of ``--runs`` timed runs of about ``--seconds`` each, after a warm-up
+that compiles the kernels, so JIT compilation is never timed.  Ratios are against the engine
+measured in the same run.  Everything runs on one core (numba without ``parallel``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import statistics
+import time
+from typing import Callable
+
+import numpy as np
+
+from fh_env.engine import State
+from fh_env.fastcore import FastGames
+from fh_env.rules import PRESETS, Rules
+
+
+def _rate(run: Callable[[], tuple[int, float]], seconds: float, runs: int
+          ) -> tuple[float, float]:
+    """Median hands per second of ``run``, called repeatedly for about ``seconds`` per timed
+    run; ``run`` plays some hands and returns how many and how many of its seconds to leave
+    out of the second figure (the time the benchmark's own action chooser took)."""
+    run()  # warm-up: compile and fill caches
+    rates, core_rates = [], []
+    for _ in range(runs):
+        hands, excluded, start = 0, 0.0, time.perf_counter()
+        while True:
+            played, chooser = run()
+            hands += played
+            excluded += chooser
+            elapsed = time.perf_counter() - start
+            if elapsed >= seconds:
+                break
+        rates.append(hands / elapsed)
+        core_rates.append(hands / (elapsed - excluded))
+    return statistics.median(rates), statistics.median(core_rates)
+
+
+def engine_runner(rules: Rules, seed: int = 0) -> Callable[[], tuple[int, float]]:
+    rng = random.Random(seed)
+    counter = [0]
+
+    def run() -> int:
+        for _ in range(20):
+            counter[0] += 1
+            state = State(rules, seed=counter[0])
+            while not state.is_terminal:
+                state.apply(rng.choice(state.legal_actions()))
+        return 20, 0.0
+
+    return run
+
+
+def jit_runner(rules: Rules, n: int, seed: int = 0) -> Callable[[], tuple[int, float]]:
+    games = FastGames(n, rules, seed=seed)
+    hands_per_call = max(1, 20_000 // n)
+    return lambda: (games.random_hands(hands_per_call), 0.0)
+
+
+def step_runner(rules: Rules, n: int, seed: int = 0) -> Callable[[], tuple[int, float]]:
+    games = FastGames(n, rules, seed=seed, auto_reset=True)
+    rng = np.random.default_rng(seed)
+    masks = np.empty((n, 130), dtype=np.bool_)
+    steps_per_call = max(1, 2_000 // n)
+    clock = time.perf_counter
+
+    def run() -> tuple[int, float]:
+        hands, chooser = 0, 0.0
+        for _ in range(steps_per_call):
+            games.legal_masks(out=masks)
+            start = clock()
+            # A uniform draw among each row's legal actions: the pick-th one (none: action 0).
+            cum = np.cumsum(masks.T.view(np.int8), axis=0, dtype=np.int8)  # [130, n]
+            pick = (rng.random(n) * cum[-1]).astype(np.int8)
+            actions = np.argmax(cum > pick, axis=0)
+            chooser += clock() - start
+            games.step(actions)  # a game whose hand ended is dealt its next hand here
+            hands += int(np.count_nonzero(games.done))
+        return hands, chooser
+
+    return run
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--preset", default="australian", choices=sorted(PRESETS))
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1, 64, 1024, 4096])
+    parser.add_argument("--seconds", type=float, default=1.0, help="length of one timed run")
+    parser.add_argument("--runs", type=int, default=5, help="timed runs per figure (median)")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    args = parser.parse_args(argv)
+    rules = Rules.preset(args.preset)
+
+    engine, _ = _rate(engine_runner(rules), args.seconds, args.runs)
+    rows = [{"what": "engine", "n": 1, "hands_per_s": engine, "ratio": 1.0}]
+    for kind, make in (("fast_jit", jit_runner), ("fast_step", step_runner)):
+        for n in args.sizes:
+            rate, core = _rate(make(rules, n), args.seconds, args.runs)
+            row = {"what": kind, "n": n, "hands_per_s": rate, "ratio": rate / engine}
+            if kind == "fast_step":
+                row.update(core_hands_per_s=core, core_ratio=core / engine)
+            rows.append(row)
+    result = {"preset": args.preset, "seconds": args.seconds, "runs": args.runs,
+              "python": platform.python_version(), "machine": platform.machine(),
+              "results": rows}
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        print(f"random full hands per second, preset {args.preset}, median of {args.runs} runs "
+              f"of {args.seconds:g} s, one core")
+        print(f"{'what':<10} {'N':>6} {'hands/s':>12} {'x engine':>9} {'core hands/s':>13} "
+              f"{'x engine':>9}")
+        for row in rows:
+            core = (f"{row['core_hands_per_s']:>13,.0f} {row['core_ratio']:>9.1f}"
+                    if "core_hands_per_s" in row else "")
+            print(f"{row['what']:<10} {row['n']:>6} {row['hands_per_s']:>12,.0f} "
+                  f"{row['ratio']:>9.1f} {core}")
+    return result
+
+
+if __name__ == "__main__":
+    main()
