@@ -22,8 +22,9 @@ import secrets
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
 
+from rich.columns import Columns
 from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
@@ -40,6 +41,10 @@ from fh_env.rules import PRESETS, Rules
 from fh_env.view import SeatView, seat_view
 
 from .base import Bot
+from .sampler import trick_players
+
+if TYPE_CHECKING:
+    from .aids import BidAnalysis, Estimate, Helper
 
 SEAT_NAMES = ("North", "East", "South", "West")
 TEAM_NAMES = ("N/S", "E/W")
@@ -117,7 +122,7 @@ def suit_groups(hand: int, context: int) -> list[tuple[int, list[int]]]:
     return out
 
 
-def hand_text(hand: int, context: int, jokers: int = 1) -> Text:
+def hand_text(hand: int, context: int, jokers: int = 1, mark_trumps: bool = True) -> Text:
     text = Text()
     for i, (suit, cards) in enumerate(suit_groups(hand, context)):
         if i:
@@ -126,7 +131,7 @@ def hand_text(hand: int, context: int, jokers: int = 1) -> Text:
             if j:
                 text.append(" ")
             text.append_text(card_text(c, jokers))
-        if suit == context and context < 4:
+        if mark_trumps and suit == context and context < 4:
             text.append(" (trumps)", style="dim")
     return text or Text("(no cards)", style="dim")
 
@@ -142,22 +147,11 @@ def team_label(team: int, person: int) -> str:
 # ---------------------------------------------------------------------- the table
 
 
-def trick_seats(view: SeatView, leader: int, count: int) -> list[int]:
-    """The seats that played the first ``count`` cards of a trick led by ``leader``."""
-    seats, seat = [], leader
-    for _ in range(count):
-        seats.append(seat)
-        seat = (seat + 1) % 4
-        if seat == view.sitting_out:
-            seat = (seat + 1) % 4
-    return seats
-
-
 def trick_text(view: SeatView, leader: int, cards: Sequence[int], led: int,
                person: int) -> Text:
     jokers = view.rules.jokers
     text = Text()
-    for i, (seat, c) in enumerate(zip(trick_seats(view, leader, len(cards)), cards)):
+    for i, (seat, c) in enumerate(zip(trick_players(leader, view.sitting_out), cards)):
         if i:
             text.append("  ")
         text.append(SEAT_NAMES[seat] + " ", style="bold" if seat == person else "")
@@ -287,6 +281,54 @@ def result_text(state: State, person: int) -> Text:
                 f"{r.hand_points[1]:+d}; scores {TEAM_NAMES[0]} {r.game_points[0]}, "
                 f"{TEAM_NAMES[1]} {r.game_points[1]}.")
     return text
+
+
+# ---------------------------------------------------------------------- the aids, shown
+
+
+def _pm(mean: float, se: float, signed: bool = True) -> str:
+    value = f"{mean:+.0f}" if signed else f"{mean:.0f}"
+    return value + (f" ± {se:.0f}" if se == se else "")  # nan: a single world
+
+
+def estimates_table(estimates: Sequence["Estimate"], jokers: int = 1) -> Group:
+    """Expected hand points (own side minus the other) of every legal action, best first."""
+    n = estimates[0].n if estimates else 0
+    items = []
+    for i, e in enumerate(estimates):
+        item = action_text(e.action, jokers)
+        item.append(f" {_pm(e.mean, e.se)}", style="bold" if i == 0 else "")
+        items.append(item)
+    title = Text(f"Expected hand points, your side minus theirs (mc, {n} deals each):",
+                 style="cyan")
+    return Group(title, Columns(items, padding=(0, 3)))
+
+
+def counter_table(view: SeatView, person: int) -> Table:
+    """The card counter: cards played by suit, your own, how many are still out, voids."""
+    from .aids import card_count
+
+    jokers = view.rules.jokers
+    ctx = view.context if view.contract is not None else NT_STANDARD
+    table = Table(title="Card counter", title_justify="left", box=None, padding=(0, 2, 0, 0))
+    for name in ("suit", "played", "yours", "out", "shown void"):
+        table.add_column(name)
+    for row in card_count(view):
+        label = "jokers" if row.suit == NO_SUIT else SUIT_SYMBOLS[row.suit] + (
+            " trumps" if row.suit == ctx else "")
+        played = Text(" ").join(card_text(c, jokers) for c in row.played)
+        table.add_row(Text(label, style=SUIT_STYLES[row.suit]), played,
+                      hand_text(row.held, ctx, jokers, False) if row.held else Text("-"),
+                      str(row.out), " ".join(SEAT_NAMES[s] for s in row.void) or "-")
+    return table
+
+
+def analysis_text(result: "BidAnalysis", person: int, jokers: int = 1) -> Text:
+    team = TEAM_NAMES[person % 2]
+    return Text(f"{action_label(result.bid, jokers)} as your contract, in {result.n} simulated "
+                f"deals: made {result.made} times ({result.p_make:.0%} ± {result.se_p:.0%}); "
+                f"expected points for {team} {_pm(result.points, result.se)} "
+                f"(your side minus theirs {result.net:+.0f}).", style="cyan")
 
 
 # ---------------------------------------------------------------------- why an entry is illegal
@@ -654,7 +696,7 @@ class Game:
 
     def __init__(self, rules: Rules, person: int, bots: Mapping[int, Bot], term: Terminal,
                  seed: int = 0, aids: Iterable[str] = (), save: str | Path | None = None,
-                 hands: int | None = None, helper: "object | None" = None,
+                 hands: int | None = None, helper: "Helper | None" = None,
                  state: State | None = None) -> None:
         """``state`` starts the game from a given deal (``State.from_deal``) instead of the
         seed's first deal."""
@@ -701,7 +743,8 @@ class Game:
                     self.announce_winner()
                     break
                 if self.max_hands is not None and self.hand_no >= self.max_hands:
-                    self.term.show(Text(f"Stopping after {self.hand_no} hands, as asked."))
+                    self.term.show(Text(f"Stopping after {self.hand_no} hand"
+                                        f"{'s' if self.hand_no > 1 else ''}, as asked."))
                     break
                 self.term.ask("Press Enter for the next hand (q to quit)> ")
                 self.recorder.next_hand()
@@ -897,12 +940,50 @@ class Game:
                 self.show_aid(name, "", asked=False)
 
     def show_aid(self, name: str, arg: str, asked: bool) -> None:
-        if self.helper is None:
-            self.term.show(Text("No aids are available in this game.", style="yellow"))
+        state = self.state
+        view = seat_view(state, self.person)
+        jokers = self.rules.jokers
+        if name == "counter":
+            if view.phase == Phase.PLAY or asked:
+                self.term.show(counter_table(view, self.person))
             return
-        thing = self.helper.render(name, self.state, self.person, arg, asked)  # type: ignore[attr-defined]
-        if thing is not None:
-            self.term.show(thing)
+        if name == "reveal":
+            self.term.show(Text("The hands are shown after the hand.", style="yellow"))
+            return
+        if self.helper is None:
+            self.term.show(Text("No bot is set up for this aid in this game.", style="yellow"))
+            return
+        if name == "hint":
+            text = Text(f"Hint ({self.helper.hint_bot.name}): ", style="cyan")
+            text.append_text(action_text(self.helper.hint(state, view), jokers))
+            self.term.show(text)
+        elif name == "estimate":
+            self.term.show(estimates_table(self.helper.estimates(state, view), jokers))
+        elif name == "analyse":
+            self.analyse(arg)
+
+    def analyse(self, arg: str) -> None:
+        state = self.state
+        if state.phase != Phase.AUCTION:
+            self.term.show(Text("Bids are analysed during the auction.", style="yellow"))
+            return
+        try:
+            bid = _parse_call(arg) if arg.strip() else None
+        except EntryError as err:
+            self.term.show(Text(str(err), style="yellow"))
+            return
+        if bid is None or bid in (A.PASS, A.MISDEAL):
+            self.term.show(Text("usage: analyse BID, for example 'analyse 7H'", style="yellow"))
+            return
+        if not state.is_legal(bid):
+            self.term.show(Text(f"Not now: {explain_illegal(state, bid)}.", style="yellow"))
+            return
+        try:
+            result = self.helper.analyse(state, seat_view(state, self.person), bid)
+        except ValueError as err:
+            self.term.show(Text(str(err), style="yellow"))
+            return
+        self.term.show(analysis_text(result, self.person, self.rules.jokers))
 
     def announce_winner(self) -> None:
         state = self.state
