@@ -1,4 +1,4 @@
-"""Memory layout of the fast batched core (:mod:`fh_env.fastcore`): a game record and a rules record.
+"""Memory layout of the fast core (:mod:`fh_env.fastcore`): a game record and a rules record.
 
 A batch of games is one numpy structured array of :data:`GAME_DTYPE`, one record per game, so a
 compiled kernel takes a single argument and finds one game's fields side by side in memory;
@@ -27,7 +27,11 @@ NO_CONTRACT = -1  # as fh_env.engine.NO_CONTRACT
 NO_CONTRACT_YET = -2  # the engine's ``contract is None`` (auction not over, or thrown in)
 NOT_THROWN, ALL_PASS, INKLE, MISDEAL = 0, 1, 2, 3  # ``thrown_in`` codes; see THROWN_IN_NAMES
 THROWN_IN_NAMES = (None, "all_pass", "inkle", "misdeal")
-MAX_CALLS = 128  # calls kept in the log; an auction cannot be longer except in a bid cycle
+# Calls kept in the log.  An auction has at most 28 bids (each outranks the last), each after at
+# most 3 passes, so it fits, except where outranking is not transitive (point-ranked nullo under
+# scoring=original: 8H, 9S, nullo, 8H, ... is legal for ever): the log then stops at MAX_CALLS
+# and to_state() refuses that game.
+MAX_CALLS = 128
 
 GAME_DTYPE = np.dtype([
     # What every step reads or writes comes first, so that it shares a cache line or two; the
