@@ -2,8 +2,9 @@
 
 The games are played by :func:`agents.evaluate.duplicate` (duplicate deals, seats swapped,
 mean and 95% confidence interval of the hand-point difference per deal); this module only
-wraps the current policy as a :class:`agents.neural.NeuralBot`, logs the results, and logs what
-the learner bid in its training games since the previous evaluation.
+wraps the current policy as a greedy :class:`agents.neural.NeuralBot`, logs the results (with
+the contracts the agent bid and made, by kind), and logs what the learner's team declared in
+its training games since the previous evaluation.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from agents.evaluate import KINDS, contract_kind, duplicate
 from agents.neural import NeuralBot
+from agents.registry import make_bot
 from fh_env import actions as A
 
 if TYPE_CHECKING:
@@ -23,15 +26,6 @@ if TYPE_CHECKING:
 
 #: Deals of every evaluation come from this seed, so evaluations compare like with like.
 EVAL_SEED = 20_500
-
-
-def contract_kind(contract: int) -> str:
-    """S, C, D, H, NT, nullo, open_nullo, double_nullo, or none (no contract / thrown in)."""
-    if contract < 0:
-        return "none"
-    if A.is_ordinary_bid(contract):
-        return A.STRAINS[A.bid_strain(contract)]
-    return A.action_to_str(contract).replace(" ", "_")
 
 
 def log_contracts(writer: "SummaryWriter", log: list[tuple[int, int, int]], step: int) -> None:
@@ -48,7 +42,7 @@ def log_contracts(writer: "SummaryWriter", log: list[tuple[int, int, int]], step
     levels = [A.bid_level(int(c)) for c in ours[:, 0] if A.is_ordinary_bid(int(c))]
     if levels:
         writer.add_scalar("contracts/mean_level", float(np.mean(levels)), step)
-    kinds = [contract_kind(int(c)) for c in ours[:, 0]]
+    kinds = [contract_kind(int(c)).replace(" ", "_") for c in ours[:, 0]]
     counts = Counter(kinds)
     for kind, count in sorted(counts.items()):
         made = ours[np.array(kinds) == kind, 2]
@@ -62,9 +56,6 @@ def evaluate(trainer: "Trainer", opponents: list[str], deals: int,
     """Duplicate evaluation of the current (greedy) policy against each opponent spec."""
     if not opponents:
         return {}
-    from agents.evaluate import duplicate
-    from agents.registry import make_bot
-
     bot = NeuralBot(trainer.model.policy, trainer.rules, greedy=True, name="learner")
     bot.net = bot.net.cpu()
     try:
@@ -76,13 +67,23 @@ def evaluate(trainer: "Trainer", opponents: list[str], deals: int,
 
 def log_evaluation(writer: "SummaryWriter", trainer: "Trainer", opponents: list[str],
                    deals: int, step: int) -> dict[str, Any]:
-    """Evaluate, write eval/<opponent>/{mean,ci_low,ci_high} and the contract statistics."""
+    """Evaluate; write eval/<opponent>/{mean,ci_low,ci_high}, the contracts the agent bid in
+    those games (share of hands and made rate per kind, mean level), and the training-game
+    contract statistics since the previous evaluation."""
     results = evaluate(trainer, opponents, deals)
     for spec, result in results.items():
-        name = spec.replace(":", "_")
+        name = spec.replace(":", "_").replace(",", "_").replace("=", "")
         writer.add_scalar(f"eval/{name}/mean", result.mean, step)
         writer.add_scalar(f"eval/{name}/ci_low", result.ci_low, step)
         writer.add_scalar(f"eval/{name}/ci_high", result.ci_high, step)
+        ours = result.contracts.get("A", {})
+        for kind in KINDS:
+            bid, made = ours.get(kind, [0, 0])
+            tag = kind.replace(" ", "_")
+            writer.add_scalar(f"eval/{name}/bid_share/{tag}", bid / (2 * result.deals), step)
+            if bid:
+                writer.add_scalar(f"eval/{name}/made_rate/{tag}", made / bid, step)
+        writer.add_scalar(f"eval/{name}/mean_level", result.avg_level.get("A", 0.0), step)
     log_contracts(writer, trainer.contract_log, step)
     trainer.contract_log.clear()
     writer.flush()
@@ -93,12 +94,15 @@ def format_table(results: dict[str, Any]) -> str:
     """The final evaluation as a plain-text table."""
     if not results:
         return "no evaluation (final_eval_opponents is empty)"
-    lines = [f"{'opponent':<16}{'deals':>7}{'mean diff':>11}{'95% CI':>22}  verdict",
-             "-" * 66]
+    lines = [f"{'opponent':<18}{'deals':>6}{'mean diff':>11}{'95% CI':>20}{'bid/made':>10}"
+             f"{'seconds':>9}  verdict", "-" * 88]
     for spec, r in results.items():
         verdict = ("better" if r.ci_low > 0 else "worse" if r.ci_high < 0 else "not separated")
-        lines.append(f"{spec:<16}{r.deals:>7}{r.mean:>11.1f}"
-                     f"{f'[{r.ci_low:.1f}, {r.ci_high:.1f}]':>22}  {verdict}")
-    lines.append("(hand points of the trained agent's team minus the opponents', per deal, "
-                 "each deal played twice with seats swapped)")
+        bid = sum(v[0] for v in r.contracts.get("A", {}).values())
+        made = sum(v[1] for v in r.contracts.get("A", {}).values())
+        lines.append(f"{spec:<18}{r.deals:>6}{r.mean:>+11.1f}"
+                     f"{f'[{r.ci_low:+.1f}, {r.ci_high:+.1f}]':>20}{f'{bid}/{made}':>10}"
+                     f"{r.seconds:>9.0f}  {verdict}")
+    lines.append("mean diff: hand points of the trained agent's team minus the opponents' per "
+                 "deal (each deal played twice, seats swapped); bid/made: the agent's contracts")
     return "\n".join(lines)
