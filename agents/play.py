@@ -725,16 +725,14 @@ class Game:
     # ------------------------------------------------------------------ running
     def run(self) -> State:
         """Play until the game ends, ``hands`` hands are over, or the person quits."""
-        rules = self.rules
-        self.term.show(Text(
-            f"Five Hundred: you are {SEAT_NAMES[self.person]}, partner "
-            f"{SEAT_NAMES[(self.person + 2) % 4]} ({self.seats[(self.person + 2) % 4].name}); "
-            f"opponents {SEAT_NAMES[(self.person + 1) % 4]} "
-            f"({self.seats[(self.person + 1) % 4].name}) and "
-            f"{SEAT_NAMES[(self.person + 3) % 4]} ({self.seats[(self.person + 3) % 4].name}). "
-            f"Seed {self.seed}; playing to {rules.target if rules.game_over == 'points' else ''}"
-            f"{str(rules.hands_to_play) + ' hands' if rules.game_over == 'hands' else ''}. "
-            "Type help for help.", style="bold"))
+        rules, me = self.rules, self.person
+        names = {s: f"{SEAT_NAMES[s]} ({self.seats[s].name})" for s in range(4)}
+        goal = (f"to {rules.target}" if rules.game_over == "points"
+                else f"{rules.hands_to_play} hands")
+        self.term.show(
+            Text(f"Five Hundred: you are {SEAT_NAMES[me]}, partner {names[(me + 2) % 4]}; "
+                 f"opponents {names[(me + 1) % 4]} and {names[(me + 3) % 4]}.", style="bold"),
+            Text(f"Seed {self.seed}; playing {goal}. Type help for help."))
         try:
             while True:
                 self.play_hand()
@@ -746,7 +744,9 @@ class Game:
                     self.term.show(Text(f"Stopping after {self.hand_no} hand"
                                         f"{'s' if self.hand_no > 1 else ''}, as asked."))
                     break
-                self.term.ask("Press Enter for the next hand (q to quit)> ")
+                answer = self.term.ask("Press Enter for the next hand (q to quit)> ")
+                if answer.strip().lower() in ("q", "quit", "exit"):
+                    raise Quit()
                 self.recorder.next_hand()
                 self.hand_no += 1
         except Quit:

@@ -7,20 +7,26 @@ plain text; one test runs the real command in a pseudo-terminal.
 from __future__ import annotations
 
 import random
+import sys
+from pathlib import Path
 from typing import Sequence
 
+import pexpect
 import pytest
 from rich.console import Console
 
 from conftest import deal
 from fh_env import actions as A
-from fh_env.cards import card_name, cards_of, mask_of, parse_card
+from fh_env.cards import cards_of, mask_of, parse_card
 from fh_env.engine import Phase, State
 from fh_env.records import load_record, replay_states
 from fh_env.rules import Rules
 from agents.play import (Command, EntryError, Game, NeedSuit, Terminal, explain_illegal,
                          parse_entry, scripted, suit_groups)
 from agents import play as P
+
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 class ScriptBot:
@@ -236,3 +242,94 @@ def test_suit_groups_put_bowers_and_jokers_with_trumps():
         (0, ["5♠"]), (2, ["A♦"]), (3, ["JK", "J♥", "J♦", "A♥", "4♥"])]
     groups = suit_groups(hand, 4)  # no trumps: the joker apart, jacks in their own suits
     assert [s for s, _ in groups] == [0, 2, 3, 4]
+
+
+# ---------------------------------------------------------------------- the commands
+
+
+def _terminal(lines):
+    console = Console(width=110, color_system=None, highlight=False, record=True,
+                      file=open("/dev/null", "w"))
+    return Terminal(console, scripted(console, lines)), console
+
+
+def test_fh_play_plays_a_whole_game_to_500_and_fh_replay_steps_through_it(tmp_path):
+    save = tmp_path / "game.json"
+    term, console = _terminal(["1"] * 3000)  # always the first choice of the menu; Enter
+    assert P.main(["--seed", "4", "--opponents", "rule", "--partner", "rule", "--save",
+                   str(save)], term=term) == 0
+    out = console.export_text()
+    assert "Game over: " in out and f"Game record saved to {save}" in out
+    record = load_record(save)
+    final = replay_states(record)[-1]
+    assert final.game_over and max(final.scores) >= 500 or min(final.scores) <= -500
+    assert record["players"][2] == "you" and record["players"][0] == "rule"
+    assert len(record["hands"]) > 1
+
+    term, console = _terminal(["", "", "n", "q"])
+    assert P.replay_main([str(save)], term=term) == 0
+    out = console.export_text()
+    assert "Hand 1:" in out and "Enter: next step" in out
+    term, console = _terminal([])
+    assert P.replay_main([str(save), "--no-pause", "--hand", "2"], term=term) == 0
+    out = console.export_text()
+    assert "Hand 2:" in out and "Hand 1:" not in out and "All hands as dealt" in out
+    assert f"Final scores: N/S {final.scores[0]}, E/W {final.scores[1]}" in out
+
+
+def test_bad_command_lines_are_refused(tmp_path, capsys):
+    assert P.main(["--rules", "nope"], term=_terminal([])[0]) == 2
+    assert "neither a preset" in capsys.readouterr().err
+    assert P.main(["--opponents", "nobot"], term=_terminal([])[0]) == 2
+    assert "unknown bot" in capsys.readouterr().err
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}")
+    assert P.replay_main([str(bad)], term=_terminal([])[0]) == 2
+    assert "not a Five Hundred record" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        P.main(["--aids", "telepathy"])
+
+
+def test_a_rules_file_a_seat_and_quitting(tmp_path):
+    rules_file = tmp_path / "r.toml"
+    rules_file.write_text('preset = "american"\ntarget = 300\nfloor = -2000\n')
+    save = tmp_path / "g.json"
+    term, console = _terminal(["pass"] + ["1"] * 60 + ["q"])
+    assert P.main(["--rules", str(rules_file), "--seed", "2", "--opponents", "rule,random",
+                   "--partner", "rule", "--seat", "west", "--save", str(save)], term=term) == 0
+    out = console.export_text()
+    assert "you are West" in out and "playing to 300" in out and "Goodbye." in out
+    record = load_record(save)
+    assert record["rules"]["target"] == 300 and record["rules"]["inkle"] is True
+    assert record["players"] == ["rule", "rule", "random", "you"]  # left opponent first
+    replay_states(record)
+
+
+def test_the_real_command_in_a_pseudo_terminal(tmp_path):
+    save = tmp_path / "pty.json"
+    child = pexpect.spawn(sys.executable, ["-m", "agents.play", "--seed", "1", "--opponents",
+                                           "mc", "--partner", "rule", "--hands", "1",
+                                           "--no-color", "--save", str(save)],
+                          encoding="utf-8", timeout=60, dimensions=(50, 120), cwd=str(ROOT),
+                          env={"PATH": "/usr/bin:/bin", "TERM": "xterm", "PYTHONPATH": str(ROOT)})
+    prompts = [r"Your call> ", r"Discard \d cards?> ", r"Your (lead|play)> ",
+               r"names which suit\? (\w)", r"Stopping after 1 hand", pexpect.EOF]
+    child.expect(prompts[0])
+    child.sendline("9Z")  # not a call at all
+    child.expect("'9Z' is not a call")
+    child.sendline("2")  # the lowest legal bid, so that the hand is played
+    seen = set()
+    while True:
+        i = child.expect(prompts)
+        seen.add(i)
+        if i == 3:
+            child.sendline(child.match.group(1))
+        elif i in (0, 1, 2):
+            child.sendline("pass" if i == 0 else "1")
+        else:
+            break
+    assert 4 in seen and 2 in seen
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert len(load_record(save)["hands"]) == 1
