@@ -9,6 +9,11 @@ Masks are ``uint64`` throughout (never mixed with signed integers, which numba w
 floats).  Legal actions are returned as ``(base, cards, leads)``: the actions ``base + i`` for
 each bit ``i`` of ``cards``, plus the joker leads ``JOKER_LEAD_BASE + j`` for each bit ``j`` of
 ``leads``; that covers the 130 action ids without a 130-bit integer.
+
+Everything a kernel reads about cards and rules comes in the rules record, as data: numba's
+cache does not notice a change to a global of another module, so no table from ``fh_env.cards``
+or the engine is compiled in as a constant.  The constants that are compiled in are the action
+ids (a fixed table by design) and the codes of ``fastcore_layout`` (change both files together).
 """
 
 from __future__ import annotations
@@ -20,11 +25,11 @@ from . import actions as A
 from .cards import JOKER, NT_STANDARD, RED_JOKER
 from .contracts import DRAW, NUM_TRICKS
 from .fastcore_layout import (ALL_PASS, AUCTION, DN_AFTER_PARTNER, DN_ANYTIME, EXCHANGE,
-                              GAME_OVER, HAND_OVER, HONOURS, INKLE, JF_ANYTIME, JF_FIRST_OR_LAST,
+                              GAME_OVER, HAND_OVER, INKLE, JF_ANYTIME, JF_FIRST_OR_LAST,
                               JF_VOID_ONLY, JL_ANY, JL_NOT_LED, JL_NOT_SHOWN_VOID, MAX_CALLS,
                               MISDEAL, NK_ALWAYS, NK_NULLO_ONLY, NO_CONTRACT, NO_CONTRACT_YET,
                               NOT_THROWN, OT_DECLARERS_WIN_BOTH, OT_MUST_BID, PLAY,
-                              RE_AFTER_CHANGE, RE_ALWAYS, RE_NEVER, STRENGTH, SUIT, SUIT_MASK)
+                              RE_AFTER_CHANGE, RE_ALWAYS, RE_NEVER)
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -223,7 +228,7 @@ def legal_calls(g, r):
     dn = r.double_nullo
     if dn == DN_ANYTIME or (dn == DN_AFTER_PARTNER and (g.nullo_bidders >> ((seat + 2) % 4)) & 1):
         legal |= nullos & DOUBLE_NULLO_BIT
-    if r.misdeal and g.position < 4 and (hand & HONOURS) == U0:
+    if r.misdeal and g.position < 4 and (hand & r.honours) == U0:
         legal |= MISDEAL_BIT
     return legal
 
@@ -431,7 +436,7 @@ def legal_plays(g, r):
             leads |= np.uint64(suits) << np.uint64(4)
         return plain, leads
     led = g.led
-    follow = hand & SUIT_MASK[ctx, led]
+    follow = hand & r.suit_mask[ctx, led]
     if ctx < NT_STANDARD:
         return (follow if follow != U0 else hand), U0
     if follow != U0:
@@ -466,12 +471,12 @@ def play(g, r, action):
         named = -1
     b = bit(c)
     if g.ntrick == 0:
-        led = named if named >= 0 else SUIT[ctx, c]
+        led = named if named >= 0 else r.suit[ctx, c]
         g.led = led
         g.suits_led |= 1 << led
         if g.first_led[led] < 0:
             g.first_led[led] = g.ntricks
-    elif (b & SUIT_MASK[ctx, g.led]) == U0:
+    elif (b & r.suit_mask[ctx, g.led]) == U0:
         note_void(g, r, seat, c)
     g.hands[seat] ^= b
     g.trick[g.ntrick] = c
@@ -501,7 +506,7 @@ def finish_trick(g, r):
     ctx, led = g.context, g.led
     best, best_i = -2, 0
     for i in range(g.ntrick):
-        s = STRENGTH[ctx, led, g.trick[i]]
+        s = r.strength[ctx, led, g.trick[i]]
         if s > best:
             best, best_i = s, i
     winner = g.leader

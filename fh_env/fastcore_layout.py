@@ -6,8 +6,8 @@ compiled kernel takes a single argument and finds one game's fields side by side
 
 A rule set becomes one record of :data:`RULES_DTYPE`: every option encoded as a small integer plus
 the tables the engine derives from it, built from the reference code (``fh_env.contracts``,
-``fh_env.engine.rule_tables``) so that nothing about bid ranking or scoring is re-derived here.
-The card tables (effective suit, suit masks, strengths by trump context) come from
+``fh_env.engine.rule_tables``) so that nothing about bid ranking or scoring is re-derived here,
+and the card tables (effective suit, suit masks, strengths by trump context) of
 ``fh_env.cards.TABLES``.
 """
 
@@ -87,6 +87,9 @@ _AFTER_LEVEL = {"off": NEVER_LEVEL, "after7": 7, "after8": 8, "anytime": 0}
 _NUM_BIDS = A.DOUBLE_NULLO + 1  # contract ids 1..28 index the points tables
 
 RULES_DTYPE = np.dtype([
+    # the card tables of fh_env.cards.TABLES, by trump context; the honours of §3.9 misdeal
+    ("suit", np.int8, (NUM_CONTEXTS, NUM_CARDS)), ("suit_mask", np.uint64, (NUM_CONTEXTS, 5)),
+    ("strength", np.int16, (NUM_CONTEXTS, 5, NUM_CARDS)), ("honours", np.uint64),
     ("deck", np.int8, (NUM_CARDS,)), ("deck_size", np.int8),  # shuffled cards (no fixed joker)
     ("fixed_kitty", np.uint64),  # the highest joker under highest_joker_in_kitty, else 0
     ("kitty_size", np.int8), ("rounds", np.int32), ("min_level", np.int8),
@@ -109,12 +112,6 @@ RULES_DTYPE = np.dtype([
     ("made", np.uint8, (_NUM_BIDS, NUM_TRICKS + 1)),  # 1 where made
 ])
 
-# Card tables, the same for every rule set (compile-time constants of the kernels).
-SUIT = np.array(TABLES.suit, dtype=np.int8)  # [context, card]
-SUIT_MASK = np.array(TABLES.suit_mask, dtype=np.uint64)  # [context, suit 0..4]
-STRENGTH = np.array(TABLES.strength, dtype=np.int16)  # [context, led, card]
-HONOURS = np.uint64(_HONOURS)
-assert SUIT.shape == (NUM_CONTEXTS, NUM_CARDS)
 
 
 def encode_rules(rules: Rules) -> np.ndarray:
@@ -122,6 +119,10 @@ def encode_rules(rules: Rules) -> np.ndarray:
     t = rule_tables(rules)
     rec = np.zeros(1, RULES_DTYPE)
     r = rec[0]
+    r["suit"] = TABLES.suit
+    r["suit_mask"] = TABLES.suit_mask
+    r["strength"] = TABLES.strength
+    r["honours"] = _HONOURS
     deck = [c for c in DECKS[rules.deck] if not (rules.highest_joker_in_kitty and c == JOKER)]
     r["deck"][: len(deck)] = deck
     r["deck_size"] = len(deck)
