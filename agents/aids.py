@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from fh_env import actions as A
-from fh_env.cards import DECKS, NO_SUIT, NT_STANDARD, TABLES, mask_of
+from fh_env.cards import DECKS, NT_STANDARD, TABLES, mask_of
 from fh_env.engine import Phase, State
 from fh_env.rules import Rules
 from fh_env.view import SeatView
@@ -96,7 +96,7 @@ def action_values(bot: MCBot, view: SeatView, rng: random.Random, n: int | None 
 
 @dataclass(frozen=True)
 class SuitCount:
-    """One suit as the contract makes it (``NO_SUIT`` (4): the jokers without trumps)."""
+    """One suit as the contract makes it (suit 4: the jokers, when there are no trumps)."""
 
     suit: int
     played: tuple[int, ...]  # cards of the suit played to tricks, in play order

@@ -37,10 +37,11 @@ from fh_env.cards import (JOKER, JOKER_BITS, NO_SUIT, NT_STANDARD, SUIT_NAMES, S
 from fh_env.contracts import DRAW
 from fh_env.engine import NO_CONTRACT, Phase, State, rule_tables
 from fh_env.records import Recorder, load_record, replay
-from fh_env.rules import PRESETS, Rules
+from fh_env.rules import Rules
 from fh_env.view import SeatView, seat_view
 
 from .base import Bot
+from .evaluate import load_rules
 from .sampler import trick_players
 
 if TYPE_CHECKING:
@@ -93,14 +94,6 @@ def action_text(action: int, jokers: int = 1) -> Text:
     if A.is_ordinary_bid(action) and A.bid_strain(action) != A.NT:
         return Text(action_label(action, jokers), style=SUIT_STYLES[A.bid_strain(action)])
     return Text(action_label(action, jokers))
-
-
-def contract_label(contract: int | None, jokers: int = 1) -> str:
-    if contract is None:
-        return "none yet"
-    if contract == NO_CONTRACT:
-        return "no contract (all passed: 10 a trick)"
-    return action_label(contract, jokers)
 
 
 def suit_groups(hand: int, context: int) -> list[tuple[int, list[int]]]:
@@ -554,7 +547,7 @@ def parse_entry(text: str, state: State) -> list[int] | Command | NeedSuit:
     if not words:
         raise EntryError("type a call or card, a number from the menu, or help")
     head = words[0].lower()
-    if head in COMMANDS and not (head in ("a", "c", "h", "e") and _is_card_like(text)):
+    if head in COMMANDS:
         return Command(COMMANDS[head], " ".join(words[1:]))
     if text.strip().isdigit():
         items = menu(state)
@@ -583,14 +576,6 @@ def parse_entry(text: str, state: State) -> list[int] | Command | NeedSuit:
     if c >= JOKER and not state.trick and state.context >= NT_STANDARD:
         return NeedSuit(c)
     return [A.PLAY_BASE + c]
-
-
-def _is_card_like(text: str) -> bool:
-    try:
-        parse_card(text)
-        return True
-    except ValueError:
-        return False
 
 
 def _parse_card(word: str) -> int:
@@ -1000,17 +985,6 @@ class Game:
 # ---------------------------------------------------------------------- command lines
 
 
-def load_rules(text: str) -> Rules:
-    """A preset name or the path of a rules TOML file."""
-    if text in PRESETS:
-        return Rules.preset(text)
-    path = Path(text)
-    if path.suffix == ".toml" or path.exists():
-        return Rules.from_toml(path)
-    raise ValueError(f"--rules {text!r} is neither a preset ({', '.join(PRESETS)}) nor a "
-                     "rules TOML file")
-
-
 def parse_seat(text: str) -> int:
     word = text.strip().lower()
     for seat, name in enumerate(SEAT_NAMES):
@@ -1074,7 +1048,7 @@ def build_bots(args: argparse.Namespace, person: int) -> dict[int, Bot]:
 def main(argv: Sequence[str] | None = None, term: Terminal | None = None) -> int:
     args = play_parser().parse_args(argv)
     try:
-        rules = load_rules(args.rules)
+        rules, _ = load_rules(args.rules)
         bots = build_bots(args, args.seat)
     except (ValueError, FileNotFoundError) as err:
         print(f"fh-play: {err}", file=sys.stderr)
