@@ -16,8 +16,9 @@ afresh (a hand thrown in counts as a hand, as it does in the engine):
   they measure ``legal_masks()`` plus ``step()`` alone.
 
 Each figure is the median of ``--runs`` timed runs of about ``--seconds`` each, after a warm-up
-that compiles the kernels, so JIT compilation is never timed.  Ratios are against the engine
-measured in the same run.  Everything runs on one core (numba without ``parallel``).
+that compiles the kernels, so JIT compilation is never timed.  The runs go in rounds, one run of
+every configuration per round, and each ratio is the median of the ratios to the engine's run of
+the same round.  Everything runs on one core (numba without ``parallel``).
 """
 
 from __future__ import annotations
@@ -37,25 +38,18 @@ from fh_env.fastcore import FastGames
 from fh_env.rules import PRESETS, Rules
 
 
-def _rate(run: Callable[[], tuple[int, float]], seconds: float, runs: int
-          ) -> tuple[float, float]:
-    """Median hands per second of ``run``, called repeatedly for about ``seconds`` per timed
-    run; ``run`` plays some hands and returns how many and how many of its seconds to leave
-    out of the second figure (the time the benchmark's own action chooser took)."""
-    run()  # warm-up: compile and fill caches
-    rates, core_rates = [], []
-    for _ in range(runs):
-        hands, excluded, start = 0, 0.0, time.perf_counter()
-        while True:
-            played, chooser = run()
-            hands += played
-            excluded += chooser
-            elapsed = time.perf_counter() - start
-            if elapsed >= seconds:
-                break
-        rates.append(hands / elapsed)
-        core_rates.append(hands / (elapsed - excluded))
-    return statistics.median(rates), statistics.median(core_rates)
+def _timed(run: Callable[[], tuple[int, float]], seconds: float) -> tuple[float, float]:
+    """Hands per second of ``run``, called repeatedly for about ``seconds``; ``run`` plays some
+    hands and returns how many and how many of its seconds to leave out of the second figure
+    (the time the benchmark's own action chooser took)."""
+    hands, excluded, start = 0, 0.0, time.perf_counter()
+    while True:
+        played, chooser = run()
+        hands += played
+        excluded += chooser
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return hands / elapsed, hands / (elapsed - excluded)
 
 
 def engine_runner(rules: Rules, seed: int = 0) -> Callable[[], tuple[int, float]]:
@@ -113,15 +107,27 @@ def main(argv: list[str] | None = None) -> dict:
     args = parser.parse_args(argv)
     rules = Rules.preset(args.preset)
 
-    engine, _ = _rate(engine_runner(rules), args.seconds, args.runs)
-    rows = [{"what": "engine", "n": 1, "hands_per_s": engine, "ratio": 1.0}]
+    runners = {("engine", 1): engine_runner(rules)}
     for kind, make in (("fast_jit", jit_runner), ("fast_step", step_runner)):
         for n in args.sizes:
-            rate, core = _rate(make(rules, n), args.seconds, args.runs)
-            row = {"what": kind, "n": n, "hands_per_s": rate, "ratio": rate / engine}
-            if kind == "fast_step":
-                row.update(core_hands_per_s=core, core_ratio=core / engine)
-            rows.append(row)
+            runners[kind, n] = make(rules, n)
+    for run in runners.values():
+        run()  # warm-up: compile the kernels and fill caches before any timing
+    # Rounds interleave the configurations, so that each round's ratios to the engine compare
+    # runs made under the same machine load; every figure is the median over the rounds.
+    rounds = [{key: _timed(run, args.seconds) for key, run in runners.items()}
+              for _ in range(args.runs)]
+    rows = []
+    for (kind, n) in runners:
+        rates = [r[kind, n][0] for r in rounds]
+        ratios = [r[kind, n][0] / r["engine", 1][0] for r in rounds]
+        row = {"what": kind, "n": n, "hands_per_s": statistics.median(rates),
+               "ratio": statistics.median(ratios)}
+        if kind == "fast_step":
+            row["core_hands_per_s"] = statistics.median(r[kind, n][1] for r in rounds)
+            row["core_ratio"] = statistics.median(r[kind, n][1] / r["engine", 1][0]
+                                                  for r in rounds)
+        rows.append(row)
     result = {"preset": args.preset, "seconds": args.seconds, "runs": args.runs,
               "python": platform.python_version(), "machine": platform.machine(),
               "results": rows}
