@@ -76,7 +76,7 @@ from . import actions as A
 from .cards import JOKER_BITS, SUIT_NAMES, card_name, cards_of, mask_of, parse_card
 from .contracts import DRAW
 from .engine import IllegalActionError, Phase, State, check_deal
-from .observe import (BINARY_SIZE, OBS_SIZE, STATE_SIZE, action_mask, encode, encode_state)
+from .observe import BINARY_SIZE, OBS_SIZE, STATE_SIZE, encode_state, observation
 from .rules import PRESETS, Rules
 from .view import SeatView, seat_view
 
@@ -196,18 +196,21 @@ class raw_env(AECEnv, EzPickle):
             self._was_dead_step(action)
             return
         game = self._game
+        if type(action) is not int:
+            try:
+                action = operator.index(action)  # numpy integers
+            except TypeError:
+                raise IllegalActionError(
+                    f"{agent}: action {action!r} is not an integer action id "
+                    f"0..{A.NUM_ACTIONS - 1}") from None
         try:
-            a = operator.index(action)
-        except TypeError:
-            raise IllegalActionError(f"{agent}: action {action!r} is not an integer action id "
-                                     f"0..{A.NUM_ACTIONS - 1}") from None
-        if not (0 <= a < A.NUM_ACTIONS and game.legal_mask() >> a & 1):
-            raise IllegalActionError(f"{agent}: {game._illegal_message(a)}")
+            game.apply(action)  # checks legality first and leaves the state as it was if not
+        except IllegalActionError as err:
+            raise IllegalActionError(f"{agent}: {err}") from None
         self._cumulative_rewards[agent] = 0.0
         if self._rewarded:
             self._clear_rewards()
             self._rewarded = False
-        game.apply(a)
         if game.phase >= Phase.HAND_OVER:
             self._end_of_hand(agent)
         else:
@@ -249,8 +252,7 @@ class raw_env(AECEnv, EzPickle):
 
     # ------------------------------------------------------------------ observing
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        view = seat_view(self._game, _SEAT[agent])
-        return {"observation": encode(view), "action_mask": action_mask(view)}
+        return observation(seat_view(self._game, _SEAT[agent]))
 
     def state(self) -> np.ndarray:
         """The full deal and history from seat 0's side (``fh_env.observe.encode_state``)."""

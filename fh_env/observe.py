@@ -199,15 +199,20 @@ _LED_SHIFT = 4 + 4 * NUM_CARDS
 
 # _REL[me][seat]: a seat relative to the observer ``me``.
 _REL = tuple(tuple((s - me) % 4 for s in range(4)) for me in range(4))
-# _PLAY_SHIFT[me][leader][sitting_out + 1]: for each card of a trick in play order, the offset
-# of its player's card row inside a trick slot.
-_PLAY_SHIFT = tuple(
+# _CARD_BITS[me][leader][sitting_out + 1]: for each card of a trick in play order, the bits
+# (inside a trick slot) of each card id in its player's row.
+_CARD_BITS = tuple(
     tuple(
         tuple(
-            tuple(4 + NUM_CARDS * _REL[me][s] for s in ((leader + i) % 4 for i in range(4))
-                  if s != out)
+            tuple(tuple(1 << (4 + NUM_CARDS * _REL[me][s] + c) for c in range(NUM_CARDS))
+                  for s in ((leader + i) % 4 for i in range(4)) if s != out)
             for out in (-1, 0, 1, 2, 3))
         for leader in range(4))
+    for me in range(4))
+# _SLOT_HEAD[me][leader][led]: the leader and led-suit bits of a trick slot.
+_SLOT_HEAD = tuple(
+    tuple(tuple(1 << _REL[me][leader] | 1 << (_LED_SHIFT + led) for led in range(4))
+          for leader in range(4))
     for me in range(4))
 
 
@@ -334,8 +339,33 @@ def _auction_bits(me: int, calls: tuple[tuple[int, int], ...]) -> int:
     return bits
 
 
+# _TRICK_CACHE[me][sitting_out + 1]: the slot bits of finished tricks (they never change).
+_TRICK_CACHE: tuple[tuple[dict[tuple, int], ...], ...] = tuple(
+    tuple({} for _ in range(5)) for _ in range(4))
+
+
 def encode(view: SeatView, out: np.ndarray | None = None) -> np.ndarray:
     """The observation vector of ``view`` (float32[OBS_SIZE]); fills ``out`` in place if given."""
+    if out is None:
+        out = np.empty(OBS_SIZE, np.float32)
+    _fill(view, out, _binary_bits(view), BINARY_SIZE)
+    return out
+
+
+def observation(view: SeatView) -> dict[str, np.ndarray]:
+    """``{"observation": encode(view), "action_mask": action_mask(view)}``, the PettingZoo
+    observation, with one unpacking of the bits for both."""
+    out = np.empty(OBS_SIZE, np.float32)
+    bits = _binary_bits(view) | view.legal << _MASK_AT
+    unpacked = _fill(view, out, bits, _MASK_AT + A.NUM_ACTIONS)
+    return {"observation": out, "action_mask": unpacked[_MASK_AT:].view(np.int8)}
+
+
+_MASK_AT = (BINARY_SIZE + 7) // 8 * 8  # the mask bits follow the observation's, byte-aligned
+
+
+def _binary_bits(view: SeatView) -> int:
+    """The 0/1 entries of the observation as the bits of one int."""
     me = view.seat
     rel = _REL[me]
     rd = _rules_data(view.rules)
@@ -345,11 +375,9 @@ def encode(view: SeatView, out: np.ndarray | None = None) -> np.ndarray:
         bits |= 1 << (_TURN + rel[view.turn])
     contract = view.contract
     bid = view.high_bid if contract is None else contract
-    bid_value = 0.0
     if bid > 0:
         bidder = view.declarer if contract is not None else view.high_bidder
         bits |= 1 << (_BID + bid - 1) | 1 << (_BIDDER + rel[bidder])
-        bid_value = rd.bid_values[bid]
     elif contract == NO_CONTRACT:
         bits |= 1 << (_BID + NUM_BIDS)
     if contract is not None and view.context < NT_STANDARD:
@@ -374,37 +402,53 @@ def encode(view: SeatView, out: np.ndarray | None = None) -> np.ndarray:
     for seat in range(4):
         if voids[seat]:
             bits |= voids[seat] << (_VOIDS + 5 * rel[seat])
-    shifts = _PLAY_SHIFT[me]
+    card_bits = _CARD_BITS[me]
+    head = _SLOT_HEAD[me]
     out_seat = view.sitting_out + 1
     base = _TRICKS
-    for leader, cards, _, led in view.tricks:
-        slot = 1 << rel[leader] | 1 << (_LED_SHIFT + led)
-        for shift, c in zip(shifts[leader][out_seat], cards):
-            slot |= 1 << (shift + c)
+    cache = _TRICK_CACHE[me][out_seat]
+    for trick in view.tricks:
+        slot = cache.get(trick)
+        if slot is None:
+            leader, cards, _, led = trick
+            slot = head[leader][led]
+            for row, c in zip(card_bits[leader][out_seat], cards):
+                slot |= row[c]
+            if len(cache) >= 2048:
+                cache.clear()
+            cache[trick] = slot
         bits |= slot << base
         base += TRICK_WIDTH
     if view.trick:
         leader = view.leader
-        slot = 1 << rel[leader] | 1 << (_LED_SHIFT + view.led)
-        for shift, c in zip(shifts[leader][out_seat], view.trick):
-            slot |= 1 << (shift + c)
+        slot = head[leader][view.led]
+        for row, c in zip(card_bits[leader][out_seat], view.trick):
+            slot |= row[c]
         bits |= slot << base
 
-    # -- to numpy: the 0/1 entries, then the scalars in layout order
-    if out is None:
-        out = np.empty(OBS_SIZE, np.float32)
-    out[:BINARY_SIZE] = _unpack(bits, BINARY_SIZE)
+    return bits
+
+
+def _fill(view: SeatView, out: np.ndarray, bits: int, count: int) -> np.ndarray:
+    """Write the 0/1 entries (from ``bits``) and the scalars into ``out``; returns the unpacked
+    bits (``count`` of them)."""
+    unpacked = _unpack(bits, count)
+    out[:BINARY_SIZE] = unpacked[:BINARY_SIZE]
+    me = view.seat
     won = view.tricks_won
     scores = view.scores
     team = me & 1
+    contract = view.contract
+    bid = view.high_bid if contract is None else contract
+    rd = _rules_data(view.rules)
     out[BINARY_SIZE:] = [
-        bid_value, len(view.calls) / 32.0,
+        rd.bid_values[bid] if bid > 0 else 0.0, len(view.calls) / 32.0,
         view.discards_left / view.kitty_size if view.discards_left else 0.0,
         won[me] / 10.0, won[(me + 1) & 3] / 10.0, won[(me + 2) & 3] / 10.0,
         won[(me + 3) & 3] / 10.0,
         scores[team] / _VALUE_SCALE, scores[1 - team] / _VALUE_SCALE, view.hands_played / 10.0,
         *rd.values]
-    return out
+    return unpacked
 
 
 def action_mask(view: SeatView) -> np.ndarray:
