@@ -544,3 +544,18 @@ def test_state_is_the_full_deal() -> None:
     others = state[OBS_SIZE:OBS_SIZE + 3 * 46].sum()
     kitty = state[OBS_SIZE + 3 * 46:OBS_SIZE + 4 * 46].sum()
     assert (own, others, kitty) == (10, 30, 3)  # the whole 43-card deck
+
+
+# ---------------------------------------------------------------------- the README
+def test_readme_random_play_example_runs() -> None:
+    from pathlib import Path
+
+    text = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    section = text.split("## The environment", 1)[1]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    assert len(code.strip().splitlines()) <= 11
+    namespace: dict = {}
+    exec(compile(code, "README.md", "exec"), namespace)
+    info = namespace["info"]
+    assert set(info) >= {"contract", "declarer", "tricks", "hand_points", "game_points"}
+    assert not namespace["env"].agents  # the hand was played to the end

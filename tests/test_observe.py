@@ -280,3 +280,19 @@ def test_information_state_is_perfect_recall() -> None:
             code = encode(view).tobytes()
             assert by_code.setdefault(code, key) == key
             state.apply(rng.choice(state.legal_actions()))
+
+
+def test_readme_documents_the_layout() -> None:
+    from pathlib import Path
+
+    text = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    for line in O.layout_table().split("Indices::\n\n", 1)[1].splitlines():
+        assert line in text, line
+
+
+def test_observation_is_encode_and_mask_in_one() -> None:
+    for state, view in random_views(100, seed=12):
+        obs = O.observation(view)
+        assert np.array_equal(obs["observation"], encode(view))
+        assert np.array_equal(obs["action_mask"], action_mask(view))
+        assert obs["action_mask"].dtype == np.int8 and obs["action_mask"].shape == (A.NUM_ACTIONS,)
