@@ -176,6 +176,13 @@ def auction_table(view: SeatView, person: int) -> Table:
     return table
 
 
+def choice_text(action: int, jokers: int = 1) -> Text:
+    """An action as the menu and the estimates show it: a discard by its card alone."""
+    if A.DISCARD_BASE <= action < A.PLAY_BASE:
+        return card_text(action - A.DISCARD_BASE, jokers)
+    return action_text(action, jokers)
+
+
 def contract_line(view: SeatView, person: int) -> Text:
     jokers = view.rules.jokers
     if view.contract is None:
@@ -289,7 +296,7 @@ def estimates_table(estimates: Sequence["Estimate"], jokers: int = 1) -> Group:
     n = estimates[0].n if estimates else 0
     items = []
     for i, e in enumerate(estimates):
-        item = action_text(e.action, jokers)
+        item = choice_text(e.action, jokers)
         item.append(f" {_pm(e.mean, e.se)}", style="bold" if i == 0 else "")
         items.append(item)
     title = Text(f"Expected hand points, your side minus theirs (mc, {n} deals each):",
@@ -822,7 +829,7 @@ class Game:
         line = Text()
         for i, (label, actions) in enumerate(items, 1):
             line.append(f"{i}:", style="dim")
-            line.append_text(action_text(actions[0], self.rules.jokers) if len(actions) == 1
+            line.append_text(choice_text(actions[0], self.rules.jokers) if len(actions) == 1
                              else card_text(A.played_card(actions[0]), self.rules.jokers))
             line.append("  ")
         self.term.show(line)
