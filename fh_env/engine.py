@@ -50,6 +50,12 @@ class Phase(IntEnum):
 
 
 NO_CONTRACT = -1  # the "contract" of no-contract play (§3.3 all_pass=play)
+# Hot-path constants as module globals (one lookup instead of an attribute chain).
+_AUCTION, _EXCHANGE, _PLAY, _HAND_OVER = (Phase.AUCTION, Phase.EXCHANGE, Phase.PLAY,
+                                        Phase.HAND_OVER)
+_NUM_ACTIONS, _DISCARD_BASE = A.NUM_ACTIONS, A.DISCARD_BASE
+_PLAY_BASE, _JOKER_LEAD_BASE = A.PLAY_BASE, A.JOKER_LEAD_BASE
+_SUIT, _SUIT_MASK, _STRENGTH = TABLES.suit, TABLES.suit_mask, TABLES.strength
 _HONOURS = mask_of(c for c in range(44) if RANKS[rank_of(c)] in ("J", "Q", "K", "A")) | JOKER_BITS
 
 
@@ -104,10 +110,18 @@ class _RuleTables:
 _TABLE_CACHE: dict[Rules, _RuleTables] = {}
 
 
+_LAST_TABLES: tuple[Rules | None, _RuleTables | None] = (None, None)
+
+
 def rule_tables(rules: Rules) -> _RuleTables:
+    global _LAST_TABLES
+    last_rules, last_tables = _LAST_TABLES
+    if rules is last_rules:  # the usual case: skips hashing and comparing 38 options
+        return last_tables  # type: ignore[return-value]
     tables = _TABLE_CACHE.get(rules)
     if tables is None:
         tables = _TABLE_CACHE[rules] = _RuleTables(rules)
+    _LAST_TABLES = (rules, tables)
     return tables
 
 
@@ -277,7 +291,7 @@ class State:
     @property
     def is_terminal(self) -> bool:
         """True once the hand is over (or the game)."""
-        return self.phase >= Phase.HAND_OVER
+        return self.phase >= _HAND_OVER
 
     @property
     def game_over(self) -> bool:
@@ -293,23 +307,27 @@ class State:
     def legal_mask(self) -> int:
         """The legal actions as a bitmask over action ids (bit ``a`` set when ``a`` is legal)."""
         if self._legal < 0:
-            if self.phase == Phase.PLAY:
+            phase = self.phase
+            if phase == _PLAY:
                 self._legal = self._legal_plays()
-            elif self.phase == Phase.AUCTION:
+            elif phase == _AUCTION:
                 self._legal = self._legal_calls()
-            elif self.phase == Phase.EXCHANGE:
-                self._legal = self.hands[self.turn] << A.DISCARD_BASE
+            elif phase == _EXCHANGE:
+                self._legal = self.hands[self.turn] << _DISCARD_BASE
             else:
                 self._legal = 0
         return self._legal
 
     def legal_actions(self) -> list[int]:
         """The legal actions of the seat on turn, in increasing id order."""
-        m = self.legal_mask()
-        out = []
+        m = self._legal
+        if m < 0:
+            m = self.legal_mask()
+        out: list[int] = []
+        append = out.append
         while m:
             low = m & -m
-            out.append(low.bit_length() - 1)
+            append(low.bit_length() - 1)
             m ^= low
         return out
 
@@ -319,16 +337,19 @@ class State:
     # ------------------------------------------------------------------ applying actions
     def apply(self, action: int) -> None:
         """Apply the action of the seat on turn, or raise IllegalActionError (state unchanged)."""
-        if not (isinstance(action, int) and 0 <= action < A.NUM_ACTIONS
-                and (self.legal_mask() >> action) & 1):
+        legal = self._legal
+        if legal < 0:
+            legal = self.legal_mask()
+        if not (isinstance(action, int) and 0 <= action < _NUM_ACTIONS and legal >> action & 1):
             raise IllegalActionError(self._illegal_message(action))
         self._legal = -1
-        if self.phase == Phase.PLAY:
+        phase = self.phase
+        if phase == _PLAY:
             self._play(action)
-        elif self.phase == Phase.AUCTION:
+        elif phase == _AUCTION:
             self._call(action)
         else:
-            self._discard(action - A.DISCARD_BASE)
+            self._discard(action - _DISCARD_BASE)
 
     def apply_str(self, name: str) -> None:
         self.apply(A.str_to_action(name))
@@ -503,7 +524,7 @@ class State:
         r = self.rules
         if not self.trick:
             if ctx < NT_STANDARD or not hand & JOKER_BITS:
-                return hand << A.PLAY_BASE
+                return hand << _PLAY_BASE
             plain = hand & ~JOKER_BITS
             legal = plain << A.PLAY_BASE
             suits = self._nameable_suits()
@@ -514,9 +535,9 @@ class State:
                     legal |= suits << A.joker_lead_action(j, 0)
             return legal
         led = self.led
-        follow = hand & TABLES.suit_mask[ctx][led]
+        follow = hand & _SUIT_MASK[ctx][led]
         if ctx < NT_STANDARD:
-            return (follow or hand) << A.PLAY_BASE
+            return (follow or hand) << _PLAY_BASE
         jokers = hand & JOKER_BITS
         if follow:
             if jokers and (r.joker_follow == "anytime" or (
@@ -540,28 +561,30 @@ class State:
 
     def _play(self, action: int) -> None:
         seat = self.turn
-        ctx = self.context
-        if action >= A.JOKER_LEAD_BASE:
-            c = JOKER + (action - A.JOKER_LEAD_BASE) // 4
-            named = (action - A.JOKER_LEAD_BASE) % 4
+        if action >= _JOKER_LEAD_BASE:
+            c = JOKER + (action - _JOKER_LEAD_BASE) // 4
+            named = (action - _JOKER_LEAD_BASE) % 4
             if not self._nameable_suits():
                 self.voids[seat] |= 0b1111  # only legal because it held nothing but jokers
         else:
-            c = action - A.PLAY_BASE
+            c = action - _PLAY_BASE
             named = -1
         bit = 1 << c
-        if not self.trick:
-            led = named if named >= 0 else TABLES.suit[ctx][c]
+        trick = self.trick
+        if not trick:
+            led = named if named >= 0 else _SUIT[self.context][c]
             self.led = led
             self.suits_led |= 1 << led
             if self.first_led[led] < 0:
                 self.first_led[led] = len(self.tricks)
-        elif not bit & TABLES.suit_mask[ctx][self.led]:
+        elif not bit & _SUIT_MASK[self.context][self.led]:
             self._note_void(seat, c)
         self.hands[seat] ^= bit
-        self.trick.append(c)
-        if len(self.trick) < self.active_seats():
-            self.turn = self._next_player(seat)
+        trick.append(c)
+        out = self.sitting_out
+        if len(trick) < (3 if out >= 0 else 4):
+            nxt = (seat + 1) % 4
+            self.turn = (nxt + 1) % 4 if nxt == out else nxt
             return
         self._finish_trick()
 
@@ -582,16 +605,19 @@ class State:
         return (nxt + 1) % 4 if nxt == self.sitting_out else nxt
 
     def _finish_trick(self) -> None:
-        strength = TABLES.strength[self.context][self.led]
+        trick = self.trick
+        strength = _STRENGTH[self.context][self.led]
         best, best_i = -2, 0
-        for i, c in enumerate(self.trick):
+        for i, c in enumerate(trick):
             s = strength[c]
             if s > best:
                 best, best_i = s, i
-        winner = self.leader
+        winner, out = self.leader, self.sitting_out
         for _ in range(best_i):
-            winner = self._next_player(winner)
-        self.tricks.append((self.leader, tuple(self.trick), winner, self.led))
+            winner = (winner + 1) % 4
+            if winner == out:
+                winner = (winner + 1) % 4
+        self.tricks.append((self.leader, tuple(trick), winner, self.led))
         self.tricks_won[winner] += 1
         self.trick = []
         self.led = -1
