@@ -59,11 +59,14 @@ def result_to_dict(result: HandResult | None, jokers: int = 1) -> dict[str, Any]
 
 def hand_entry(rules: Rules, dealer: int, dealt: tuple[Sequence[int], int],
                actions: Iterable[int], result: HandResult | None,
-               scores_before: Sequence[int] = (0, 0)) -> dict[str, Any]:
-    """One hand of a record from its deal (as ``State.dealt``), dealer, actions and result."""
+               scores_before: Sequence[int] = (0, 0),
+               players: Sequence[str] | None = None) -> dict[str, Any]:
+    """One hand of a record from its deal (as ``State.dealt``), dealer, actions and result;
+    ``players`` names who sat in each seat for this hand when it differs between hands."""
     jokers = rules.jokers
     hands, kitty = dealt
-    return {
+    entry: dict[str, Any] = {"players": list(players)} if players is not None else {}
+    return entry | {
         "dealer": dealer,
         "scores_before": list(scores_before),
         "hands": [[card_name(c, jokers) for c in cards_of(h)] for h in hands],
@@ -96,7 +99,8 @@ def hand_actions(state: State) -> list[int]:
     return out
 
 
-def hand_from_state(state: State, scores_before: Sequence[int] | None = None) -> dict[str, Any]:
+def hand_from_state(state: State, scores_before: Sequence[int] | None = None,
+                    players: Sequence[str] | None = None) -> dict[str, Any]:
     """The record entry of the state's current hand (finished or not), from its history.
 
     ``scores_before`` (the game score when the hand was dealt) may be left out for the first
@@ -111,7 +115,7 @@ def hand_from_state(state: State, scores_before: Sequence[int] | None = None) ->
             raise ValueError("a finished hand after the first of a game needs scores_before: "
                              "the state no longer knows the score it started from")
     return hand_entry(state.rules, state.dealer, state.dealt, hand_actions(state), state.result,
-                      scores_before)
+                      scores_before, players)
 
 
 def make_record(rules: Rules, hands: Sequence[dict[str, Any]], seed: int = 0,
@@ -240,16 +244,20 @@ def check_header(data: Any, where: str = "record") -> None:
         raise RecordMismatch(f"{where} has kind {data.get('kind')!r}, not one of {KINDS}")
 
 
-def save_states(states: Iterable[State], path: str | Path, **meta: Any) -> Path:
+def save_states(states: Iterable[State], path: str | Path,
+                players: Sequence[Sequence[str]] | None = None, **meta: Any) -> Path:
     """Save finished hands of independent games (each a fresh game) as one ``hands`` record.
 
-    The hook for evaluations: keep the final state of each hand played, then save them all.
+    The hook for evaluations: keep the final state of each hand played, then save them all;
+    ``players[i]`` names the seats of hand ``i``.
     """
     states = list(states)
     if not states:
         raise ValueError("no hands to save")
-    entries = [hand_from_state(s) for s in states]
-    return save_record(make_record(states[0].rules, entries, kind="hands", **meta), path)
+    seats = list(players) if players is not None else [None] * len(states)
+    entries = [hand_from_state(s, players=p) for s, p in zip(states, seats)]
+    return save_record(make_record(states[0].rules, entries, kind="hands", seed=states[0].seed,
+                                   **meta), path)
 
 
 # ---------------------------------------------------------------------- replay

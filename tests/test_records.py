@@ -119,8 +119,11 @@ def test_independent_hands_save_as_a_hands_record(tmp_path):
         while not state.is_terminal:
             state.apply(rng.choice(state.legal_actions()))
         ends.append(state)
-    record = load_record(save_states(ends, tmp_path / "e" / "hands.json", event="test"))
+    players = [["a", "b", "a", "b"], ["b", "a", "b", "a"]] * 2
+    record = load_record(save_states(ends, tmp_path / "e" / "hands.json", players=players,
+                                     event="test"))
     assert record["kind"] == "hands" and record["event"] == "test"
+    assert [h["players"] for h in record["hands"]] == players
     got = replay_states(record)
     assert [(s.result, s.tricks, s.exchanges, s.scores) for s in got] == \
         [(s.result, s.tricks, s.exchanges, s.scores) for s in ends]
