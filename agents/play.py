@@ -183,6 +183,28 @@ def choice_text(action: int, jokers: int = 1) -> Text:
     return action_text(action, jokers)
 
 
+def action_line(who: str, action: int, jokers: int = 1) -> Text:
+    """``West calls 7♥``, ``North passes``, ``East plays K♣``, ``South discards 4♦``."""
+    if action == A.PASS:
+        return Text(f"{who} passes")
+    if A.DISCARD_BASE <= action < A.PLAY_BASE:
+        verb = "discards"
+    else:
+        verb = "plays" if action >= A.PLAY_BASE else "calls"
+    text = Text(f"{who} {verb} ")
+    text.append_text(choice_text(action, jokers))
+    return text
+
+
+def trick_line(view: SeatView, person: int) -> Text:
+    """The last trick played and who won it."""
+    leader, cards, winner, led = view.tricks[-1]
+    text = Text(f"Trick {len(view.tricks)}: ")
+    text.append_text(trick_text(view, leader, cards, led, person))
+    text.append(f"  → {seat_label(winner, person)} wins it", style="bold")
+    return text
+
+
 def contract_line(view: SeatView, person: int) -> Text:
     jokers = view.rules.jokers
     if view.contract is None:
@@ -773,38 +795,20 @@ class Game:
             self.term.show(reveal_panel(state, self.person))
 
     def show_trick_won(self) -> None:
-        view = seat_view(self.state, self.person)
-        leader, cards, winner, led = view.tricks[-1]
-        text = Text(f"Trick {len(view.tricks)}: ")
-        text.append_text(trick_text(view, leader, cards, led, self.person))
-        text.append(f"  → {seat_label(winner, self.person)} wins it", style="bold")
-        self.term.show(text)
+        self.term.show(trick_line(seat_view(self.state, self.person), self.person))
 
     def apply(self, seat: int, action: int) -> None:
         state = self.state
-        jokers = state.rules.jokers
         self.recorder.apply(action)
-        who = seat_label(seat, self.person)
-        if A.DISCARD_BASE <= action < A.PLAY_BASE:
-            if seat == self.person:
-                self.term.show(Text(f"You discard {card_label(action - A.DISCARD_BASE, jokers)}."))
-            elif not state.phase == Phase.EXCHANGE or state.turn != seat:
-                self.term.show(Text(f"{who} takes the kitty and discards "
+        if A.DISCARD_BASE <= action < A.PLAY_BASE and seat != self.person:
+            if state.phase != Phase.EXCHANGE or state.turn != seat:  # the others' are hidden
+                self.term.show(Text(f"{SEAT_NAMES[seat]} takes the kitty and discards "
                                     f"{state.rules.kitty_size} cards."))
             return
-        if action < A.DISCARD_BASE:
-            verb = "passes" if action == A.PASS else "calls"
-            text = Text(f"{who} {verb}")
-            if action != A.PASS:
-                text.append(" ")
-                text.append_text(action_text(action, jokers))
-            self.term.show(text)
-            if state.phase != Phase.AUCTION and state.contract is not None:
-                self.term.show(contract_line(seat_view(state, self.person), self.person))
-            return
-        text = Text(f"{who} plays ")
-        text.append_text(action_text(action, jokers))
-        self.term.show(text)
+        self.term.show(action_line(seat_label(seat, self.person), action, self.rules.jokers))
+        if action < A.DISCARD_BASE and state.phase != Phase.AUCTION \
+                and state.contract is not None:
+            self.term.show(contract_line(seat_view(state, self.person), self.person))
 
     def bot_turn(self, seat: int) -> None:
         info = self.seats[seat]
@@ -1097,11 +1101,10 @@ def replay_main(argv: Sequence[str] | None = None, term: Terminal | None = None)
     term = term or Terminal.interactive(args.no_color)
     pause = not args.no_pause and (term.read is not input or sys.stdin.isatty())
     players = record.get("players") or ["?"] * 4
-    term.show(Text("Record: " + ", ".join(f"{SEAT_NAMES[s]} {players[s]}" for s in range(4))
-                   + f"; {len(record['hands'])} hands. Enter steps, n skips to the next hand, "
+    term.show(Text(f"{len(record['hands'])} hands. Enter steps, n skips to the next hand, "
                    "q quits.", style="bold"))
     person = args.seat if args.seat is not None else -1
-    skip_to = -1
+    skip_to, tricks = -1, 0
     try:
         for step in replay(record):
             hand_no = step.hand + 1
@@ -1109,25 +1112,33 @@ def replay_main(argv: Sequence[str] | None = None, term: Terminal | None = None)
                 continue
             state = step.state
             if step.action is None:
-                term.show(Text(f"\nHand {hand_no}: {SEAT_NAMES[state.dealer]} deals.",
+                seats = record["hands"][step.hand].get("players", players)
+                term.show(Text(f"\nHand {hand_no}: {SEAT_NAMES[state.dealer]} deals. "
+                               + ", ".join(f"{SEAT_NAMES[s]} {seats[s]}" for s in range(4)),
                                style="bold"))
+                tricks = 0
                 continue
-            text = Text(f"{seat_label(step.seat, person)}: ")
-            text.append_text(action_text(step.action, state.rules.jokers))
-            term.show(text)
+            view = seat_view(state, person if person >= 0 else step.seat)
+            hidden = (person >= 0 and step.seat != person
+                      and A.DISCARD_BASE <= step.action < A.PLAY_BASE)
+            if not hidden:  # with --seat, the others' discards stay face down
+                term.show(action_line(seat_label(step.seat, person), step.action,
+                                      state.rules.jokers))
+            if len(state.tricks) > tricks:
+                tricks = len(state.tricks)
+                term.show(trick_line(view, person))
             if state.is_terminal:
                 term.show(reveal_panel(state, person), result_text(state, person))
-            if skip_to == step.hand:
                 continue
-            view = seat_view(state, person if person >= 0 else max(state.turn, 0))
+            if not pause or skip_to == step.hand:
+                continue
             shown = None if person >= 0 else dict(enumerate(state.hands))
             term.show(table_view(view, person, hand_no, shown))
-            if pause:
-                answer = term.ask("Enter: next step, n: next hand, q: quit> ").strip().lower()
-                if answer == "q":
-                    break
-                if answer == "n":
-                    skip_to = step.hand
+            answer = term.ask("Enter: next step, n: next hand, q: quit> ").strip().lower()
+            if answer == "q":
+                break
+            if answer == "n":
+                skip_to = step.hand
     except Quit:
         pass
     except ValueError as err:
