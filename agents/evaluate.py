@@ -29,6 +29,7 @@ from typing import Any, Sequence
 from fh_env import actions as A
 from fh_env.contracts import DRAW
 from fh_env.engine import NO_CONTRACT, State
+from fh_env.records import save_states
 from fh_env.rules import PRESETS, Rules
 
 from .base import Bot
@@ -188,13 +189,21 @@ def _hand_record(state: State, swap: int) -> tuple:
     return (points[a_team], points[1 - a_team], res.contract, team, bool(res.made))
 
 
-def play_deal(a: Bot, b: Bot, rules: Rules, seed: int, index: int) -> list[tuple]:
-    """Deal ``index`` played twice with the teams swapped: two hand records."""
-    out = []
+def play_deal(a: Bot, b: Bot, rules: Rules, seed: int, index: int,
+              save: str | None = None) -> list[tuple]:
+    """Deal ``index`` played twice with the teams swapped: two hand records.
+
+    With ``save`` (a folder) both plays are written as the game record ``deal-NNNNN.json``.
+    """
+    out, states = [], []
     for swap in (0, 1):
         state = State(rules, seed=deal_seed(seed, index))
         play_hand(state, seat_bots(a, b, swap), seat_rngs(seed, index, swap))
         out.append(_hand_record(state, swap))
+        states.append(state)
+    if save:
+        save_states(states, Path(save) / f"deal-{index:05d}.json", event="fh-eval", deal=index,
+                    players=[[_name(p) for p in seat_bots(a, b, swap)] for swap in (0, 1)])
     return out
 
 
@@ -218,16 +227,19 @@ def play_game_pair(a: Bot, b: Bot, rules: Rules, seed: int, index: int,
     return out
 
 
-def _init_worker(a: Bot | str, b: Bot | str, rules: Rules, seed: int) -> None:
+def _init_worker(a: Bot | str, b: Bot | str, rules: Rules, seed: int,
+                 save: str | None = None) -> None:
     from .registry import make_bot
 
     _WORKER.update(a=make_bot(a) if isinstance(a, str) else a,
-                   b=make_bot(b) if isinstance(b, str) else b, rules=rules, seed=seed)
+                   b=make_bot(b) if isinstance(b, str) else b, rules=rules, seed=seed,
+                   save=save)
 
 
 def _deal_chunk(indices: tuple[int, int]) -> list[list[tuple]]:
     w = _WORKER
-    return [play_deal(w["a"], w["b"], w["rules"], w["seed"], i) for i in range(*indices)]
+    return [play_deal(w["a"], w["b"], w["rules"], w["seed"], i, w["save"])
+            for i in range(*indices)]
 
 
 def _game_chunk(indices: tuple[int, int]) -> list[list[tuple]]:
@@ -236,21 +248,21 @@ def _game_chunk(indices: tuple[int, int]) -> list[list[tuple]]:
 
 
 def _run(kind: str, n: int, a: Bot | str, b: Bot | str, rules: Rules, seed: int, workers: int,
-         progress: bool, desc: str) -> list[list[tuple]]:
+         progress: bool, desc: str, save: str | None = None) -> list[list[tuple]]:
     chunk = max(1, min(8, n // max(1, 4 * workers)))
     chunks = [(i, min(n, i + chunk)) for i in range(0, n, chunk)]
     fn = _deal_chunk if kind == "deals" else _game_chunk
     bar = _progress(n, desc, progress)
     out: list[list[tuple]] = []
     if workers <= 1:
-        _init_worker(a, b, rules, seed)
+        _init_worker(a, b, rules, seed, save)
         for c in chunks:
             out.extend(fn(c))
             bar.update(c[1] - c[0])
     else:
         methods = mp.get_all_start_methods()
         ctx = mp.get_context("fork" if "fork" in methods else "spawn")
-        with ctx.Pool(workers, _init_worker, (a, b, rules, seed)) as pool:
+        with ctx.Pool(workers, _init_worker, (a, b, rules, seed, save)) as pool:
             for c, part in zip(chunks, pool.imap(fn, chunks)):
                 out.extend(part)
                 bar.update(c[1] - c[0])
@@ -270,14 +282,16 @@ def _name(bot: Bot | str) -> str:
 
 def duplicate(a: Bot | str, b: Bot | str, rules: Rules | None = None, deals: int = 200,
               seed: int = 0, games: int = 0, workers: int = 1,
-              progress: bool = False, rules_name: str | None = None) -> DuplicateResult:
+              progress: bool = False, rules_name: str | None = None,
+              save: str | None = None) -> DuplicateResult:
     """Play A's team against B's team on ``deals`` duplicate deals (and ``games`` game pairs).
 
     ``a`` and ``b`` are bots or registry specs (specs are rebuilt in each worker process).
+    ``save``: a folder for the record of each deal (:mod:`fh_env.records`, ``fh-replay``).
     """
     rules = rules if rules is not None else Rules()
     start = time.perf_counter()
-    records = _run("deals", deals, a, b, rules, seed, workers, progress, "deals")
+    records = _run("deals", deals, a, b, rules, seed, workers, progress, "deals", save)
     values, a_pts, b_pts = [], [], []
     contracts = {t: {k: [0, 0] for k in KINDS} for t in ("A", "B")}
     levels: dict[str, list[int]] = {"A": [], "B": []}
@@ -351,6 +365,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="seed of the deals (default 0)")
     p.add_argument("--workers", type=int, default=1, help="processes to split the work over")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--save", default=None, metavar="DIR",
+                   help="write the record of each duplicate deal (both plays) to DIR, "
+                        "readable by fh-replay")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     return p
 
@@ -371,7 +388,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     result = duplicate(args.a, args.b, rules, deals=args.deals, seed=args.seed,
                        games=args.games, workers=args.workers,
                        progress=not args.no_progress and sys.stderr.isatty(),
-                       rules_name=rules_name)
+                       rules_name=rules_name, save=args.save)
     print(json.dumps(result.to_dict(), indent=2) if args.json else result.format())
     return 0
 

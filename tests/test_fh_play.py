@@ -72,7 +72,7 @@ def test_bid_discard_lead_the_joker_and_finish_the_hand(tmp_path):
     game, out = run_game(state, 2, lines, save=save)
     assert "Your call> 6NT" in out and "South (you) calls 6NT" in out
     assert "Discard 3 cards> 4H 5H" in out and "Discard 1 card> 6H" in out
-    assert "You discard 4♥." in out and "You discard 6♥." in out
+    assert "South (you) discards 4♥" in out and "South (you) discards 6♥" in out
     assert "The JK names which suit?" in out and "'X' is not a suit" in out
     assert "South (you) plays JK (names ♥)" in out
     assert game.state.phase == Phase.HAND_OVER and len(game.state.tricks) == 10
@@ -333,3 +333,33 @@ def test_the_real_command_in_a_pseudo_terminal(tmp_path):
     child.close()
     assert child.exitstatus == 0
     assert len(load_record(save)["hands"]) == 1
+
+
+def test_fh_eval_save_writes_replayable_records_of_each_deal(tmp_path, capsys):
+    from agents import evaluate
+
+    assert evaluate.main(["rule", "random", "--deals", "3", "--seed", "5", "--no-progress",
+                          "--save", str(tmp_path)]) == 0
+    files = sorted(p.name for p in tmp_path.iterdir())
+    assert files == ["deal-00000.json", "deal-00001.json", "deal-00002.json"]
+    record = load_record(tmp_path / "deal-00001.json")
+    assert record["kind"] == "hands" and record["deal"] == 1
+    first, second = record["hands"]
+    assert first["hands"] == second["hands"] and first["kitty"] == second["kitty"]  # duplicate
+    assert first["players"] == ["rule", "random", "rule", "random"]
+    assert second["players"] == ["random", "rule", "random", "rule"]
+    ends = replay_states(record)
+    assert [list(s.result.hand_points) for s in ends] == \
+        [h["result"]["hand_points"] for h in record["hands"]]
+    # As one seat saw it: the others' discards stay hidden.
+    declarer = ends[0].declarer
+    assert declarer is not None
+    watcher = (declarer + 1) % 4
+    term, console = _terminal([])
+    assert P.replay_main([str(tmp_path / "deal-00001.json"), "--no-pause", "--hand", "1",
+                          "--seat", str(watcher)], term=term) == 0
+    out = console.export_text()
+    assert f"{P.SEAT_NAMES[declarer]} discards" not in out and "Trick 10:" in out
+    term, console = _terminal([])
+    P.replay_main([str(tmp_path / "deal-00001.json"), "--no-pause", "--hand", "1"], term=term)
+    assert f"{P.SEAT_NAMES[declarer]} discards" in console.export_text()
