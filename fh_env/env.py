@@ -57,11 +57,11 @@ Version history: v0 (observation version 1): the first release.
 
 from __future__ import annotations
 
-import operator
 import os
 import random
 import sys
 import types
+from operator import attrgetter, index
 from pathlib import Path
 from typing import Any
 
@@ -198,7 +198,7 @@ class raw_env(AECEnv, EzPickle):
         game = self._game
         if type(action) is not int:
             try:
-                action = operator.index(action)  # numpy integers
+                action = index(action)  # numpy integers
             except TypeError:
                 raise IllegalActionError(
                     f"{agent}: action {action!r} is not an integer action id "
@@ -398,15 +398,15 @@ class _ForwardAttributes:
     return the very same objects, so behaviour is unchanged.
     """
 
-    agents = property(lambda self: self._raw.agents)
-    agent_selection = property(lambda self: self._raw.agent_selection)
-    rewards = property(lambda self: self._raw.rewards)
-    _cumulative_rewards = property(lambda self: self._raw._cumulative_rewards)
-    terminations = property(lambda self: self._raw.terminations)
-    truncations = property(lambda self: self._raw.truncations)
-    infos = property(lambda self: self._raw.infos)
-    possible_agents = property(lambda self: self._raw.possible_agents)
-    metadata = property(lambda self: self._raw.metadata)
+    agents = property(attrgetter("_raw.agents"))
+    agent_selection = property(attrgetter("_raw.agent_selection"))
+    rewards = property(attrgetter("_raw.rewards"))
+    _cumulative_rewards = property(attrgetter("_raw._cumulative_rewards"))
+    terminations = property(attrgetter("_raw.terminations"))
+    truncations = property(attrgetter("_raw.truncations"))
+    infos = property(attrgetter("_raw.infos"))
+    possible_agents = property(attrgetter("_raw.possible_agents"))
+    metadata = property(attrgetter("_raw.metadata"))
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self._raw.observation_space(agent)
@@ -437,11 +437,12 @@ class _AssertOutOfBounds(_ForwardAttributes, wrappers.AssertOutOfBoundsWrapper):
 
 def _after_reset(name: str) -> property:
     """An attribute that, before the first reset, raises as PettingZoo's wrapper makes it."""
+    read = attrgetter("_raw." + name)
 
     def get(self: "_OrderEnforcing") -> Any:
         if not self._has_reset:
             raise AttributeError(name)  # falls back to OrderEnforcingWrapper.__getattr__
-        return getattr(self._raw, name)
+        return read(self)
 
     return property(get)
 

@@ -16,6 +16,8 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import fh_env
 from fh_env.cards import JOKER_BITS, TABLES, cards_of
@@ -174,3 +176,22 @@ def test_resampler_keeps_voids_and_hand_sizes(seat: int) -> None:
                 assert not other.hands[s] & _forbidden(state, s)
         assert other.hands[seat] == state.hands[seat]
         assert other.kitty.bit_count() == state.kitty.bit_count()
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(variant=st.integers(0, len(VARIANTS) - 1), seed=st.integers(0, 2**32),
+       steps=st.integers(0, 70), sampler_seed=st.integers(0, 2**16))
+def test_no_leak_property(variant: int, seed: int, steps: int, sampler_seed: int) -> None:
+    """The same check as above, driven by hypothesis (which shrinks a failing position)."""
+    rng = random.Random(sampler_seed)
+    state = State(VARIANTS[variant], seed=seed)
+    for _ in range(steps):
+        if state.is_terminal:
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    for seat in range(4):
+        other = resample(state, seat, rng)
+        if other is not None:
+            view, other_view = seat_view(state, seat), seat_view(other, seat)
+            assert np.array_equal(encode(view), encode(other_view))
+            assert np.array_equal(action_mask(view), action_mask(other_view))
