@@ -348,7 +348,8 @@ def encode(view: SeatView, out: np.ndarray | None = None) -> np.ndarray:
     """The observation vector of ``view`` (float32[OBS_SIZE]); fills ``out`` in place if given."""
     if out is None:
         out = np.empty(OBS_SIZE, np.float32)
-    _fill(view, out, _binary_bits(view), BINARY_SIZE)
+    rd = _rules_data(view.rules)
+    _fill(view, rd, out, _binary_bits(view, rd), BINARY_SIZE)
     return out
 
 
@@ -356,19 +357,19 @@ def observation(view: SeatView) -> dict[str, np.ndarray]:
     """``{"observation": encode(view), "action_mask": action_mask(view)}``, the PettingZoo
     observation, with one unpacking of the bits for both."""
     out = np.empty(OBS_SIZE, np.float32)
-    bits = _binary_bits(view) | view.legal << _MASK_AT
-    unpacked = _fill(view, out, bits, _MASK_AT + A.NUM_ACTIONS)
+    rd = _rules_data(view.rules)
+    bits = _binary_bits(view, rd) | view.legal << _MASK_AT
+    unpacked = _fill(view, rd, out, bits, _MASK_AT + A.NUM_ACTIONS)
     return {"observation": out, "action_mask": unpacked[_MASK_AT:].view(np.int8)}
 
 
 _MASK_AT = (BINARY_SIZE + 7) // 8 * 8  # the mask bits follow the observation's, byte-aligned
 
 
-def _binary_bits(view: SeatView) -> int:
+def _binary_bits(view: SeatView, rd: _RulesData) -> int:
     """The 0/1 entries of the observation as the bits of one int."""
     me = view.seat
     rel = _REL[me]
-    rd = _rules_data(view.rules)
     bits = (rd.flag_bits | _auction_bits(me, view.calls)
             | 1 << (_PHASE + view.phase) | 1 << (_DEALER + rel[view.dealer]))
     if view.turn >= 0:
@@ -429,7 +430,8 @@ def _binary_bits(view: SeatView) -> int:
     return bits
 
 
-def _fill(view: SeatView, out: np.ndarray, bits: int, count: int) -> np.ndarray:
+def _fill(view: SeatView, rd: _RulesData, out: np.ndarray, bits: int, count: int
+          ) -> np.ndarray:
     """Write the 0/1 entries (from ``bits``) and the scalars into ``out``; returns the unpacked
     bits (``count`` of them)."""
     unpacked = _unpack(bits, count)
@@ -440,7 +442,6 @@ def _fill(view: SeatView, out: np.ndarray, bits: int, count: int) -> np.ndarray:
     team = me & 1
     contract = view.contract
     bid = view.high_bid if contract is None else contract
-    rd = _rules_data(view.rules)
     out[BINARY_SIZE:] = [
         rd.bid_values[bid] if bid > 0 else 0.0, len(view.calls) / 32.0,
         view.discards_left / view.kitty_size if view.discards_left else 0.0,
