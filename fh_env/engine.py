@@ -600,10 +600,6 @@ class State:
                 r.joker_follow == "first_or_last" and self.first_led[led] != len(self.tricks)):
             self.voids[seat] |= 1 << led
 
-    def _next_player(self, seat: int) -> int:
-        nxt = (seat + 1) % 4
-        return (nxt + 1) % 4 if nxt == self.sitting_out else nxt
-
     def _finish_trick(self) -> None:
         trick = self.trick
         strength = _STRENGTH[self.context][self.led]
