@@ -4,7 +4,8 @@ Run ``python -m bench.engine [--seconds S] [--runs N] [--json] [--profile]``.
 
 Each measurement creates a :class:`fh_env.engine.State` per hand (so dealing is included) and
 applies uniformly random legal actions (``rng.choice(state.legal_actions())``) until the hand
-is over.  Hands thrown in (all pass, inkle, misdeal) count as hands too: they are part of what
+is over (rates per wall-clock second, and hands per CPU second of this process, which a
+busy machine disturbs less).  Hands thrown in (all pass, inkle, misdeal) count as hands too: they are part of what
 random play produces.  Every figure is the median of ``--runs`` runs of ``--seconds`` each.
 
 The reference loop is plain Python doing work of the same kind (shuffle and deal 43 cards, then
@@ -32,11 +33,12 @@ from fh_env.rules import Rules
 RULE_SETS = ("australian-no-nullo", "american-double-nullo")
 
 
-def random_hands(rules: Rules, seconds: float, seed: int = 0) -> tuple[int, int, float]:
-    """Play random hands for about ``seconds``: (hands, actions, elapsed seconds)."""
+def random_hands(rules: Rules, seconds: float, seed: int = 0) -> tuple[int, int, float, float]:
+    """Play random hands for about ``seconds``: (hands, actions, wall seconds, CPU seconds)."""
     rng = random.Random(seed)
     choice = rng.choice
     hands = actions = 0
+    cpu = time.process_time()
     start = time.perf_counter()
     deadline = start + seconds
     while True:
@@ -49,7 +51,7 @@ def random_hands(rules: Rules, seconds: float, seed: int = 0) -> tuple[int, int,
             hands += 1
         now = time.perf_counter()
         if now >= deadline:
-            return hands, actions, now - start
+            return hands, actions, now - start, time.process_time() - cpu
 
 
 def reference_loops(seconds: float, seed: int = 0) -> tuple[int, float]:
@@ -97,14 +99,15 @@ def measure(seconds: float, runs: int) -> dict[str, Any]:
     for name in RULE_SETS:
         rules = Rules.preset(name)
 
-        def engine(rules: Rules = rules) -> tuple[float, float]:
-            hands, actions, elapsed = random_hands(rules, seconds)
-            return hands / elapsed, actions / elapsed
+        def engine(rules: Rules = rules) -> tuple[float, float, float]:
+            hands, actions, elapsed, cpu = random_hands(rules, seconds)
+            return hands / elapsed, actions / elapsed, hands / cpu
 
-        hands_per_s, actions_per_s = _median_rate(engine, runs)
+        hands_per_s, actions_per_s, hands_per_cpu_s = _median_rate(engine, runs)
         out["rules"][name] = {
             "hands_per_s": hands_per_s,
             "actions_per_s": actions_per_s,
+            "hands_per_cpu_s": hands_per_cpu_s,
             "actions_per_hand": actions_per_s / hands_per_s,
             "hands_per_reference_loop": hands_per_s / out["reference_loops_per_s"],
         }
@@ -130,6 +133,7 @@ def report(result: dict[str, Any]) -> str:
     for name, r in result["rules"].items():
         lines.append(f"  {name:<24} {r['hands_per_s']:>9,.0f} hands/s  "
                      f"{r['actions_per_s']:>10,.0f} actions/s  "
+                     f"{r['hands_per_cpu_s']:>9,.0f} hands/CPU-s  "
                      f"({r['actions_per_hand']:.1f} actions/hand, "
                      f"{r['hands_per_reference_loop']:.3f} hands per reference loop)")
     return "\n".join(lines)
