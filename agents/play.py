@@ -588,7 +588,24 @@ def parse_entry(text: str, state: State) -> list[int] | Command | NeedSuit:
             return NeedSuit(A.played_card(actions[0]))
         return actions
     if state.phase == Phase.AUCTION:
-        return [_parse_call(text)]
+        try:
+            return [_parse_call(text)]
+        except EntryError:
+            if len(words) != 1 or _card_or_none(words[0]) is None:
+                raise
+            return [A.PLAY_BASE + _parse_card(words[0])]  # refused: "this is the auction"
+    try:
+        return _parse_card_entry(words, head, state)
+    except EntryError:
+        try:
+            return [_parse_call(text)]  # a call after the auction: refused with the reason
+        except EntryError:
+            pass
+        raise
+
+
+def _parse_card_entry(words: list[str], head: str,
+                      state: State) -> list[int] | NeedSuit:
     if head in ("play", "discard", "p", "d"):
         words = words[1:]
     if not words:
@@ -605,6 +622,13 @@ def parse_entry(text: str, state: State) -> list[int] | Command | NeedSuit:
     if c >= JOKER and not state.trick and state.context >= NT_STANDARD:
         return NeedSuit(c)
     return [A.PLAY_BASE + c]
+
+
+def _card_or_none(word: str) -> int | None:
+    try:
+        return parse_card(word)
+    except ValueError:
+        return None
 
 
 def _parse_card(word: str) -> int:

@@ -147,8 +147,8 @@ def test_parse_entry():
     assert parse_entry("open nullo", s) == [A.OPEN_NULLO]
     assert parse_entry("hint", s) == Command("hint")
     assert parse_entry("a 7H", s) == Command("analyse", "7H")
-    with pytest.raises(EntryError):
-        parse_entry("QS", s)  # a card in the auction
+    with pytest.raises(EntryError, match="'7Z' is not a call"):
+        parse_entry("7Z", s)
     for name in ("6NT", "pass", "pass", "pass"):
         s.apply(A.str_to_action(name))
     assert parse_entry("discard 4h 5h", s) == [A.DISCARD_BASE + 33, A.DISCARD_BASE + 34]
@@ -363,3 +363,20 @@ def test_fh_eval_save_writes_replayable_records_of_each_deal(tmp_path, capsys):
     term, console = _terminal([])
     P.replay_main([str(tmp_path / "deal-00001.json"), "--no-pause", "--hand", "1"], term=term)
     assert f"{P.SEAT_NAMES[declarer]} discards" in console.export_text()
+
+
+def test_an_entry_for_the_wrong_phase_is_refused_with_the_reason():
+    s = _state(hands={0: "JK AS KS QS AC KC QC AD KD QD"}, kitty="4H 5H 6H")
+    assert parse_entry("AS", s) == [A.PLAY_BASE + parse_card("AS")]
+    assert explain_illegal(s, A.PLAY_BASE + parse_card("AS")).startswith("this is the auction")
+    for name in ("6NT", "pass", "pass", "pass"):
+        s.apply(A.str_to_action(name))
+    assert parse_entry("pass", s) == [A.PASS]
+    assert explain_illegal(s, A.PASS).startswith("you are exchanging with the kitty")
+    for c in cards_of(s.exchanges[0][1]):
+        s.apply(A.DISCARD_BASE + c)
+    assert parse_entry("7NT", s) == [A.str_to_action("7NT")]
+    assert explain_illegal(s, A.str_to_action("7NT")).startswith("this is the play")
+    assert parse_entry("7H", s) == [A.PLAY_BASE + parse_card("7H")]  # a card, not a bid
+    with pytest.raises(EntryError, match="'zz' is not a card"):
+        parse_entry("zz", s)
