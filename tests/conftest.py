@@ -86,7 +86,7 @@ def deal(rules: Rules, hands: Mapping[int, str] | Sequence[str],
         raise AssertionError(f"a card is named twice in the deal: {named}")
     rest = [c for c in DECKS[rules.deck] if c not in named]
     if set(named) - set(DECKS[rules.deck]):
-        raise AssertionError(f"cards not in deck {rules.deck}: {set(named) - set(DECKS[rules.deck])}")
+        raise AssertionError(f"cards not in deck {rules.deck}: {named}")
     for hand in given:
         while len(hand) < 10:
             hand.append(rest.pop(0))

@@ -269,7 +269,8 @@ FOLLOW_HANDS = {0: "AS KS QS AC KC AD KD AH KH QH", 1: "JK 5S 6S 7S 4D 5D 6D 4H 
 @pytest.mark.parametrize("rule,first_spade,second_spade", [
     ("anytime", True, True), ("void_only", False, False), ("first_or_last", True, False)])
 def test_joker_follow(rule: str, first_spade: bool, second_spade: bool) -> None:
-    """§5.6: a joker may follow anytime / only when void / when void or in the suit's first trick."""
+    """§5.6: a joker may follow anytime / only when void / when void or in the suit's first
+    trick."""
     state = start_play(Rules(joker_follow=rule), FOLLOW_HANDS, "6NT")
     do(state, "AS")
     assert ("JK" in legal_cards(state)) == first_spade
