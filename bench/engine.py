@@ -6,7 +6,8 @@ Each measurement creates a :class:`fh_env.engine.State` per hand (so dealing is 
 applies uniformly random legal actions (``rng.choice(state.legal_actions())``) until the hand
 is over.  Rates are per wall-clock second; hands per CPU second of this process are reported
 too, since a busy machine disturbs them less.  Hands thrown in (all pass, inkle, misdeal)
-count as hands too: they are part of what random play produces.  Every figure is the median of ``--runs`` runs of ``--seconds`` each.
+count as hands too: they are part of what random play produces.  Every figure is the median
+of ``--runs`` runs of ``--seconds`` each.
 
 The reference loop is plain Python doing work of the same kind (shuffle and deal 43 cards, then
 50 ``random.choice`` calls over a 10-element list, about the number of decisions in a hand), so
