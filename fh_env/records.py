@@ -42,7 +42,7 @@ class RecordMismatch(ValueError):
 # ---------------------------------------------------------------------- building
 
 
-def result_to_dict(result: HandResult | None, jokers: int = 1) -> dict[str, Any] | None:
+def result_to_dict(result: HandResult | None) -> dict[str, Any] | None:
     """A hand result as readable JSON values (the contract by name)."""
     if result is None:
         return None
@@ -72,7 +72,7 @@ def hand_entry(rules: Rules, dealer: int, dealt: tuple[Sequence[int], int],
         "hands": [[card_name(c, jokers) for c in cards_of(h)] for h in hands],
         "kitty": [card_name(c, jokers) for c in cards_of(kitty)],
         "actions": [A.action_to_str(a, jokers) for a in actions],
-        "result": result_to_dict(result, jokers),
+        "result": result_to_dict(result),
     }
 
 
@@ -330,7 +330,7 @@ def replay(record: dict[str, Any]) -> Iterator[Step]:
             except ValueError as err:
                 raise RecordMismatch(f"hand {index + 1}, action {name!r}: {err}") from None
             yield Step(index, seat, action, state)
-        got = result_to_dict(state.result, state.rules.jokers)
+        got = result_to_dict(state.result)
         if got != entry.get("result"):
             raise RecordMismatch(f"hand {index + 1}: recorded result {entry.get('result')}, "
                                  f"replayed {got}")
