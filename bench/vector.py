@@ -15,10 +15,12 @@ afresh (a hand thrown in counts as a hand, as it does in the engine):
   the "core" columns leave out the time of that numpy draw (which dominates at large N), so
   they measure ``legal_masks()`` plus ``step()`` alone.
 
-Each figure is the median of ``--runs`` timed runs of about ``--seconds`` each, after a warm-up
-that compiles the kernels, so JIT compilation is never timed.  The runs go in rounds, one run of
-every configuration per round, and each ratio is the median of the ratios to the engine's run of
-the same round.  Everything runs on one core (numba without ``parallel``).
+Each figure is the median of ``--runs`` timed runs of about ``--seconds`` of CPU time each, after
+a warm-up that compiles the kernels, so JIT compilation is never timed.  Hands per CPU second
+(``time.process_time``) are steadier than per wall second on a busy machine, so the ratios use
+them.  The runs go in rounds, one run of every configuration per round, and each ratio is the
+median of the ratios to the engine's run of the same round.  Everything runs on one core (numba
+without ``parallel``, and the process is single-threaded).
 """
 
 from __future__ import annotations
@@ -38,18 +40,20 @@ from fh_env.fastcore import FastGames
 from fh_env.rules import PRESETS, Rules
 
 
-def _timed(run: Callable[[], tuple[int, float]], seconds: float) -> tuple[float, float]:
-    """Hands per second of ``run``, called repeatedly for about ``seconds``; ``run`` plays some
-    hands and returns how many and how many of its seconds to leave out of the second figure
-    (the time the benchmark's own action chooser took)."""
-    hands, excluded, start = 0, 0.0, time.perf_counter()
+def _timed(run: Callable[[], tuple[int, float]], seconds: float) -> dict[str, float]:
+    """Hands per wall second and per CPU second of ``run``, called repeatedly for about
+    ``seconds`` of CPU time; ``run`` plays some hands and returns how many and how many CPU
+    seconds to leave out of the "core" figure (the time the benchmark's own chooser took)."""
+    hands, excluded = 0, 0.0
+    wall, cpu = time.perf_counter(), time.process_time()
     while True:
         played, chooser = run()
         hands += played
         excluded += chooser
-        elapsed = time.perf_counter() - start
-        if elapsed >= seconds:
-            return hands / elapsed, hands / (elapsed - excluded)
+        cpu_elapsed = time.process_time() - cpu
+        if cpu_elapsed >= seconds:
+            return {"wall": hands / (time.perf_counter() - wall), "cpu": hands / cpu_elapsed,
+                    "core": hands / (cpu_elapsed - excluded)}
 
 
 def engine_runner(rules: Rules, seed: int = 0) -> Callable[[], tuple[int, float]]:
@@ -78,7 +82,7 @@ def step_runner(rules: Rules, n: int, seed: int = 0) -> Callable[[], tuple[int, 
     rng = np.random.default_rng(seed)
     masks = np.empty((n, 130), dtype=np.bool_)
     steps_per_call = max(1, 2_000 // n)
-    clock = time.perf_counter
+    clock = time.process_time
 
     def run() -> tuple[int, float]:
         hands, chooser = 0, 0.0
@@ -119,14 +123,15 @@ def main(argv: list[str] | None = None) -> dict:
               for _ in range(args.runs)]
     rows = []
     for (kind, n) in runners:
-        rates = [r[kind, n][0] for r in rounds]
-        ratios = [r[kind, n][0] / r["engine", 1][0] for r in rounds]
-        row = {"what": kind, "n": n, "hands_per_s": statistics.median(rates),
-               "ratio": statistics.median(ratios)}
-        if kind == "fast_step":
-            row["core_hands_per_s"] = statistics.median(r[kind, n][1] for r in rounds)
-            row["core_ratio"] = statistics.median(r[kind, n][1] / r["engine", 1][0]
-                                                  for r in rounds)
+        row: dict = {"what": kind, "n": n}
+        for name, measure in (("hands_per_s", "wall"), ("hands_per_cpu_s", "cpu"),
+                              ("core_hands_per_cpu_s", "core")):
+            if measure == "core" and kind != "fast_step":
+                continue
+            row[name] = statistics.median(r[kind, n][measure] for r in rounds)
+            base = "wall" if measure == "wall" else "cpu"  # core: against the whole engine
+            row[name.replace("hands_per", "ratio")] = statistics.median(
+                r[kind, n][measure] / r["engine", 1][base] for r in rounds)
         rows.append(row)
     result = {"preset": args.preset, "seconds": args.seconds, "runs": args.runs,
               "python": platform.python_version(), "machine": platform.machine(),
@@ -134,15 +139,15 @@ def main(argv: list[str] | None = None) -> dict:
     if args.json:
         print(json.dumps(result, indent=2))
     else:
-        print(f"random full hands per second, preset {args.preset}, median of {args.runs} runs "
-              f"of {args.seconds:g} s, one core")
-        print(f"{'what':<10} {'N':>6} {'hands/s':>12} {'x engine':>9} {'core hands/s':>13} "
-              f"{'x engine':>9}")
+        print(f"random full hands, preset {args.preset}, median of {args.runs} runs of "
+              f"{args.seconds:g} CPU s, one core; ratios to the engine per CPU second")
+        print(f"{'what':<10} {'N':>5} {'hands/s':>9} {'hands/CPU s':>12} {'x engine':>9} "
+              f"{'core/CPU s':>11} {'x engine':>9}")
         for row in rows:
-            core = (f"{row['core_hands_per_s']:>13,.0f} {row['core_ratio']:>9.1f}"
-                    if "core_hands_per_s" in row else "")
-            print(f"{row['what']:<10} {row['n']:>6} {row['hands_per_s']:>12,.0f} "
-                  f"{row['ratio']:>9.1f} {core}")
+            core = (f"{row['core_hands_per_cpu_s']:>11,.0f} {row['core_ratio_cpu_s']:>9.1f}"
+                    if "core_hands_per_cpu_s" in row else "")
+            print(f"{row['what']:<10} {row['n']:>5} {row['hands_per_s']:>9,.0f} "
+                  f"{row['hands_per_cpu_s']:>12,.0f} {row['ratio_cpu_s']:>9.1f} {core}")
     return result
 
 
