@@ -176,3 +176,45 @@ def test_shipped_configs_load() -> None:
     assert {"quick", "default", "long"} <= set(names)
     for name in names:
         TrainConfig.from_toml(root / f"{name}.toml").validate()
+
+
+# ---------------------------------------------------------------------- warm start, teacher
+class HighestBot:
+    """A deterministic teacher: always the highest legal action id (10NT, then high cards)."""
+
+    name = "highest"
+
+    def act(self, view, rng) -> int:
+        return view.legal.bit_length() - 1
+
+
+def test_teacher_games_record_every_seat_of_complete_hands() -> None:
+    from train.imitation import teacher_games
+
+    trainer = Trainer(tiny_config(num_envs=3))
+    rollout = teacher_games(trainer, HighestBot(), hands=5, chunk=0)
+    assert rollout.dones.sum() == 4 * 5  # each seat's last decision of each of the 5 hands
+    assert all(m[a] for m, a in zip(rollout.mask, rollout.actions))
+    assert all(a == np.flatnonzero(m)[-1] for m, a in zip(rollout.mask, rollout.actions))
+    assert len(rollout) > 5 * 40  # whole hands were played, not thrown in
+
+
+def test_warm_start_imitates_the_teacher() -> None:
+    from train.imitation import warm_start
+
+    trainer = Trainer(tiny_config(bc_hands=60, bc_chunk_hands=20, bc_epochs=6,
+                                  learning_rate=3e-3, hidden_sizes=[32]))
+    assert not trainer.bc_done
+    accuracy = [stats["accuracy"] for _, stats in warm_start(trainer, HighestBot())]
+    assert trainer.bc_done and len(accuracy) == 3
+    assert accuracy[-1] > 0.8 and accuracy[-1] > accuracy[0]
+
+
+def test_teacher_bids_are_not_trained_on() -> None:
+    trainer = Trainer(tiny_config(bid_teacher_share=1.0, num_envs=6),
+                      make_bot=lambda spec: HighestBot())
+    rollout, _ = trainer.collect()
+    assert len(rollout) > 0
+    assert not rollout.mask[:, :30].any()  # no auction decision was stored
+    trainer = Trainer(tiny_config(bid_teacher_share=0.0, num_envs=6))
+    assert trainer.collect()[0].mask[:, :30].any()

@@ -7,7 +7,8 @@ Its top level is the agent format of :mod:`agents.neural` (``format``, ``obs_ver
 
     config     TrainConfig.to_dict()
     critic     the centralised critic's state_dict, or None
-    train      update, global_step, optimizer, league, rng {python, numpy, torch}, contract_log
+    train      update, global_step, bc_done, optimizer, league, rng {python, numpy, torch},
+               contract_log
 
 Files are written atomically (a temporary file in the same directory, then ``os.replace``), so
 a run killed while saving keeps its previous checkpoint.  Loading checks everything (format,
@@ -81,6 +82,7 @@ def state_of(trainer: "Trainer") -> dict[str, Any]:
     data["train"] = {
         "update": trainer.update,
         "global_step": trainer.global_step,
+        "bc_done": trainer.bc_done,
         "optimizer": trainer.optimizer.state_dict(),
         "league": trainer.league.state_dict(),
         "rng": {"python": python_rng_state(trainer.py_rng),
@@ -131,6 +133,7 @@ def load_into(trainer: "Trainer", data: dict[str, Any], path: str | Path = "?") 
             raise CheckpointError(f"checkpoint {path}: its random-generator states are malformed")
         log = train["contract_log"]
         update, step = int(train["update"]), int(train["global_step"])
+        bc_done = bool(train["bc_done"])
     except (KeyError, TypeError, IndexError) as err:
         raise CheckpointError(f"checkpoint {path} is incomplete or malformed: "
                               f"{type(err).__name__}: {err}") from None
@@ -144,7 +147,7 @@ def load_into(trainer: "Trainer", data: dict[str, Any], path: str | Path = "?") 
     trainer.np_rng.bit_generator.state = np_state
     trainer.torch_rng.set_state(torch_state)
     trainer.contract_log = [tuple(int(x) for x in row) for row in log.tolist()]
-    trainer.update, trainer.global_step = update, step
+    trainer.update, trainer.global_step, trainer.bc_done = update, step, bc_done
 
 
 def _check_shapes(ours: dict[str, torch.Tensor], theirs: Any, what: str,

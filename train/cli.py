@@ -122,9 +122,12 @@ def train(cfg: TrainConfig, run_dir: Path, resume_data: dict[str, Any] | None = 
     if resume_data is None:
         writer.add_text("hyperparameters", _markdown_table(cfg.to_dict()), 0)
         writer.add_text("rules", _markdown_table(trainer.rules.to_dict()), 0)
+    started = time.perf_counter()
+    if not trainer.bc_done:
+        warm_start(trainer, writer, progress)
+        save_atomic(state_of(trainer), checkpoint)
     bar = tqdm(total=cfg.total_steps, initial=trainer.global_step, unit="step",
                disable=not progress, dynamic_ncols=True)
-    started = time.perf_counter()
     while trainer.global_step < cfg.total_steps:
         stats = trainer.train_update()
         step = trainer.global_step
@@ -157,6 +160,24 @@ def train(cfg: TrainConfig, run_dir: Path, resume_data: dict[str, Any] | None = 
         (run_dir / "eval.json").write_text(json.dumps(summary, indent=2, default=str) + "\n")
     writer.close()
     return results
+
+
+def warm_start(trainer: Any, writer: Any, progress: bool) -> None:
+    """The imitation warm start (train.imitation), logged under bc/ by hands imitated."""
+    from tqdm import tqdm
+
+    from agents.registry import make_bot
+
+    from .imitation import warm_start as imitation
+
+    cfg = trainer.cfg
+    with tqdm(total=cfg.bc_hands, unit="hand", desc=f"imitating {cfg.bc_teacher}",
+              disable=not progress, dynamic_ncols=True) as bar:
+        for hands, stats in imitation(trainer, make_bot(cfg.bc_teacher)):
+            writer.add_scalar("bc/cross_entropy", stats["cross_entropy"], hands)
+            writer.add_scalar("bc/accuracy", stats["accuracy"], hands)
+            bar.set_postfix(acc=f"{stats['accuracy']:.3f}")
+            bar.update(hands - bar.n)
 
 
 def format_table(results: dict[str, Any]) -> str:

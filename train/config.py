@@ -79,6 +79,24 @@ class TrainConfig:
     from the acting seat's side: a centralised critic used only in training; the policy sees
     only its seat."""
 
+    # ------------------------------------------------------------------ warm start
+    bc_hands: int = 0
+    """Hands of the teacher bot (on all four seats) to imitate before PPO starts (0: none).
+    Without it PPO tends to learn to pass every hand (see train.imitation)."""
+    bc_teacher: str = "rule"
+    """Bot spec (agents.registry) imitated by the warm start."""
+    bc_chunk_hands: int = 256
+    """Teacher hands recorded, trained on and dropped at a time."""
+    bc_epochs: int = 2
+    """Passes over each chunk of teacher hands."""
+
+    bid_teacher_share: float = 0.0
+    """Share of training games in which the learner's auction calls are made by bid_teacher
+    (those calls are not trained on; the rest of the hand is): practice as declarer while the
+    learner's own bidding is still poor."""
+    bid_teacher: str = "rule"
+    """Bot spec (agents.registry) that bids for the learner in bid_teacher_share of the games."""
+
     # ------------------------------------------------------------------ league
     league_self: float = 0.5
     """Share of games whose opponent team is the current network."""
@@ -132,9 +150,13 @@ class TrainConfig:
     def validate(self) -> "TrainConfig":
         for name in ("total_steps", "num_envs", "rollout_steps", "num_minibatches",
                      "update_epochs", "snapshot_every", "league_size", "checkpoint_every",
-                     "torch_threads"):
+                     "torch_threads", "bc_chunk_hands", "bc_epochs"):
             if getattr(self, name) < 1:
                 raise ValueError(f"config {name}={getattr(self, name)} must be at least 1")
+        if not 0.0 <= self.bid_teacher_share <= 1.0:
+            raise ValueError(f"config bid_teacher_share={self.bid_teacher_share} must be in [0, 1]")
+        if self.bc_hands < 0:
+            raise ValueError(f"config bc_hands={self.bc_hands} must not be negative")
         if not self.hidden_sizes or min(self.hidden_sizes) < 1:
             raise ValueError(f"config hidden_sizes={self.hidden_sizes} needs positive widths")
         self.league_shares()

@@ -35,6 +35,7 @@ import torch
 from torch import nn
 
 from agents.neural import PolicyNet, masked_logits
+from fh_env import actions as A
 from fh_env import observe
 from fh_env.vector import VectorEnv, game_seed
 from fh_env.view import seat_view
@@ -173,25 +174,35 @@ class Trainer:
         self.optimizer = torch.optim.Adam(self.model.parameters(), lr=cfg.learning_rate, eps=1e-5)
         shares = cfg.league_shares()
         specs = {"rule": "rule", "mc": cfg.mc_bot, "random": "random"}
-        if make_bot is None and set(shares) & set(specs):
+        if cfg.bid_teacher_share > 0:
+            specs["bid_teacher"] = cfg.bid_teacher
+            shares_and_teacher = set(shares) | {"bid_teacher"}
+        else:
+            shares_and_teacher = set(shares)
+        if make_bot is None and shares_and_teacher & set(specs):
             from agents.registry import make_bot
-        bots = {k: make_bot(specs[k]) for k in shares if k in specs}  # type: ignore[misc]
-        self.league = League(shares, cfg.league_size, bots)
+        #: the bots of this run by role: league opponents, and the auction teacher
+        self.bots = {k: make_bot(specs[k]) for k in specs  # type: ignore[misc]
+                     if k in shares_and_teacher}
+        self.league = League(shares, cfg.league_size, self.bots)
         self.venv = VectorEnv(cfg.num_envs, self.rules, seed=0, episode="hand")
         self.update = 0
         self.global_step = 0
+        self.bc_done = cfg.bc_hands == 0  # the imitation warm start (train.imitation) is over
         #: (contract id or -1, declared by the learner's team, made) of each hand since the
         #: last evaluation; NO_CONTRACT (-1) hands and hands thrown in both read -1.
         self.contract_log: list[tuple[int, int, int]] = []
 
     # ------------------------------------------------------------------ acting
-    def _state_features(self, rows: np.ndarray, seats: np.ndarray) -> np.ndarray | None:
+    def _state_features(self, rows: np.ndarray, seats: np.ndarray,
+                        venv: VectorEnv | None = None) -> np.ndarray | None:
         """Centralised-critic input for the given games: encode_state from each seat's side."""
         if self.model.critic is None:
             return None
+        states = (venv or self.venv).states
         out = np.empty((len(rows), observe.STATE_SIZE), dtype=np.float32)
         for k, (i, seat) in enumerate(zip(rows.tolist(), seats.tolist())):
-            observe.encode_state(self.venv.states[i], seat, out=out[k])
+            observe.encode_state(states[i], seat, out=out[k])
         return out
 
     def _tensor(self, array: np.ndarray) -> torch.Tensor:
@@ -204,6 +215,7 @@ class Trainer:
         n = venv.num_envs
         opponents: list[Opponent] = [self.league.draw(self.np_rng) for _ in range(n)]
         learner_team = self.np_rng.integers(2, size=n)
+        teacher_game = self.np_rng.random(n) < cfg.bid_teacher_share
         bot_rngs = [random.Random(self.py_rng.getrandbits(64)) for _ in range(n)]
         active = np.ones(n, dtype=bool)
         learner_steps = np.zeros(n, dtype=np.int64)
@@ -213,7 +225,12 @@ class Trainer:
         while active.any():
             actions = np.full(n, -1, dtype=np.int64)
             learner = active & (seat % 2 == learner_team)
+            # In "teacher" games the learner's auction calls come from cfg.bid_teacher.
+            taught = learner & teacher_game & mask[:, :A.DISCARD_BASE].any(1)
+            learner &= ~taught
             kinds = [opponents[i].kind if active[i] and not learner[i] else "" for i in range(n)]
+            for i in np.flatnonzero(taught).tolist():
+                kinds[i] = "bid_teacher"
             # The current network acts for the learner and for "self" opponents, in one batch.
             rows = np.flatnonzero(learner | (np.array(kinds) == "self"))
             if len(rows):
@@ -244,9 +261,9 @@ class Trainer:
                         actions[prow] = sample(logits, self.torch_rng)[0].cpu().numpy()
             # Bots act from their seat's view only.
             for i in range(n):
-                if kinds[i] in self.league.bots:
+                if kinds[i] in self.bots:
                     view = seat_view(venv.states[i], int(seat[i]))
-                    actions[i] = self.league.bots[kinds[i]].act(view, bot_rngs[i])
+                    actions[i] = self.bots[kinds[i]].act(view, bot_rngs[i])
             obs, mask, rewards, seat, done, infos = venv.step(actions)
             for i in np.flatnonzero(infos["hand_over"]).tolist():
                 team = int(learner_team[i])
@@ -261,6 +278,7 @@ class Trainer:
                 else:
                     opponents[i] = self.league.draw(self.np_rng)
                     learner_team[i] = self.np_rng.integers(2)
+                    teacher_game[i] = self.np_rng.random() < cfg.bid_teacher_share
         rollout = buffer.finish()
         return rollout, {"returns": returns}
 
