@@ -3,7 +3,8 @@
 A run directory holds ``config.toml`` / ``config.json`` / ``rules.toml`` (everything the run
 was started with), TensorBoard event files, ``checkpoint.pt`` (the whole training state,
 rewritten atomically every ``checkpoint_every`` updates and at the end), ``agent.pt`` (the
-policy alone, small enough to ship) and ``eval.json`` (the final evaluation table).
+policy alone, small enough to ship, written with each checkpoint) and ``eval.json`` (the final
+evaluation table).
 """
 
 from __future__ import annotations
@@ -147,6 +148,7 @@ def train(cfg: TrainConfig, run_dir: Path, resume_data: dict[str, Any] | None = 
             evaluation.log_evaluation(writer, trainer, cfg.eval_opponents, cfg.eval_deals, step)
         if trainer.update % cfg.checkpoint_every == 0:
             save_atomic(state_of(trainer), checkpoint)
+            export_agent(trainer, run_dir / "agent.pt")
     bar.close()
     save_atomic(state_of(trainer), checkpoint)
     export_agent(trainer, run_dir / "agent.pt")

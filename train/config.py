@@ -108,7 +108,7 @@ class TrainConfig:
     """Share of games against the Monte Carlo bot (slow; see mc_bot)."""
     league_random: float = 0.05
     """Share of games against the `random` bot."""
-    mc_bot: str = "mc"
+    mc_bot: str = "mc:samples=4"
     """Bot spec (agents.registry) used for mc games in training."""
     snapshot_every: int = 10
     """Add a frozen copy of the current network to the league every this many updates."""
@@ -122,11 +122,13 @@ class TrainConfig:
     """Run a duplicate evaluation every this many updates (0: only at the end)."""
     eval_deals: int = 100
     """Deals of each periodic duplicate evaluation (each played twice, seats swapped)."""
-    eval_opponents: list[str] = field(default_factory=lambda: ["random", "rule", "mc"])
+    eval_opponents: list[str] = field(
+        default_factory=lambda: ["random", "rule", "mc:samples=4"])
     """Bot specs the periodic evaluations play against."""
     final_eval_deals: int = 300
     """Deals of the final evaluation table printed at the end of the run."""
-    final_eval_opponents: list[str] = field(default_factory=lambda: ["random", "rule", "mc"])
+    final_eval_opponents: list[str] = field(
+        default_factory=lambda: ["random", "rule", "mc:samples=4"])
     """Bot specs of the final evaluation table (mc at a low level to keep it quick)."""
 
     # ------------------------------------------------------------------ derived
