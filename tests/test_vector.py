@@ -146,3 +146,37 @@ def test_bad_arguments() -> None:
     venv = VectorEnv(2)
     with pytest.raises(ValueError, match="expected 2 actions"):
         venv.step(np.array([0]))
+
+
+def test_matches_the_pettingzoo_env() -> None:
+    """Each row plays exactly the episodes of fh_env.env() reset with that game's seed."""
+    import fh_env
+
+    rules = Rules.preset("australian")
+    n, seed = 2, 5
+    venv = VectorEnv(n, rules, seed=seed)
+    envs = [fh_env.env(rules=rules, episode="hand", reward="diff") for _ in range(n)]
+    for i, env in enumerate(envs):
+        env.reset(seed=game_seed(seed, i, 0))
+    games = [1] * n
+    rng = random.Random(9)
+    hands = 0
+    while hands < 6:
+        for i, env in enumerate(envs):
+            obs, _, _, _, _ = env.last()
+            assert env.agent_selection == f"player_{venv.seat[i]}"
+            np.testing.assert_array_equal(obs["observation"], venv.obs[i])
+            np.testing.assert_array_equal(obs["action_mask"], venv.mask[i])
+        actions = np.array([_pick(venv.mask[i], rng) for i in range(n)])
+        _, _, rewards, _, done, _ = venv.step(actions)
+        for i, env in enumerate(envs):
+            env.step(int(actions[i]))
+            if done[i]:
+                assert all(env.terminations.values())
+                assert [env.rewards[f"player_{s}"] for s in range(4)] == \
+                    rewards[i].tolist()
+                env.reset(seed=game_seed(seed, i, games[i]))
+                games[i] += 1
+                hands += 1
+            else:
+                assert not any(env.terminations.values())
