@@ -1,0 +1,197 @@
+"""Five Hundred for one learner: a single-seat Gymnasium env, ``fh_env/FiveHundred-v0``.
+
+The learner plays one seat, or both seats of a team; bots play the other seats.  Single-agent
+libraries (Stable-Baselines3 with sb3-contrib's ``MaskablePPO``, Tianshou, TorchRL's
+``GymWrapper``) train on it unchanged.  It drives the PettingZoo AEC env (:class:`fh_env.env.
+raw_env`), so observations, rewards, seeding and ``reset`` options are exactly those of
+``five_hundred_v0``::
+
+    import gymnasium as gym
+    import fh_env.single  # registers fh_env/FiveHundred-v0
+
+    env = gym.make("fh_env/FiveHundred-v0", seats=(0, 2), opponents="rule")
+
+==================  ==============================================================
+Observations        ``{"observation": float32[OBS_SIZE], "action_mask": int8[130]}`` of the
+                    learner seat on turn (seat-relative, as in the AEC env)
+Actions             ``Discrete(130)``; ``action_masks()`` gives the legal ones (``bool[130]``)
+Rewards             the learner's team reward of the AEC env (``reward``: diff/points/win),
+                    summed over the bot moves that follow the learner's action
+Episode end         ``terminated`` when the hand (``episode="hand"``) or game is over, or after
+                    an illegal action (reward ``illegal_reward``); never truncated
+Info                ``seat``: the learner seat on turn (-1 at the end), ``illegal``: bool, and
+                    from the end of the first hand the AEC env's hand infos (``contract``, …)
+==================  ==============================================================
+
+Arguments: ``seats`` — one seat ``(s,)`` or a team ``(s, s + 2)``; ``opponents`` and ``partner``
+— the bots of the other team's seats and of the learner's partner seat (ignored when the learner
+plays both): a :class:`agents.base.Bot`, or a name that :func:`agents.registry.make_bot` knows
+(``random``, ``rule``, ``mc``, ``neural:CHECKPOINT``; looked up only when the env is built, so
+``fh_env`` keeps no import-time dependency on ``agents``); ``partner=None`` plays the partner with
+the opponents' bot.  ``rules``, ``episode``, ``reward``, ``reward_scale``: as for
+:func:`fh_env.env`.  ``illegal_reward``: default -1000 x ``reward_scale`` (-1 for ``"win"``), as
+in the AEC env.  ``render_mode``: ``"ansi"`` or ``"human"``.
+
+Seeding: ``reset(seed=s)`` deals the episode of ``fh_env.env``'s ``reset(seed=s)`` and seeds each
+bot's generator from ``s``; without a seed the episode seed is drawn from the env's
+``np_random`` (Gymnasium's), so a seeded first reset makes every later episode reproducible too.
+A hand that ends before the learner's first move (a misdeal called before its turn: no score)
+is dealt again from the next seed.  An illegal action does not change the game (Gymnasium's
+``check_env`` steps actions without looking at the mask): it ends the episode with
+``illegal_reward`` and ``info["illegal"] = True``.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from typing import Any, Sequence
+
+import gymnasium as gym
+import numpy as np
+
+from .actions import NUM_ACTIONS
+from .env import AGENTS, raw_env
+from .rules import Rules
+from .view import seat_view
+
+ENV_ID = "fh_env/FiveHundred-v0"
+
+
+def make_bot(spec: Any) -> Any:
+    """A bot from a Bot or a registry name (``agents.registry.make_bot``, imported here only)."""
+    if not isinstance(spec, str):
+        if not callable(getattr(spec, "act", None)):
+            raise TypeError(f"{spec!r} is neither a bot name nor an object with act(view, rng)")
+        return spec
+    from agents.registry import make_bot as registry_make_bot
+
+    return registry_make_bot(spec)
+
+
+def _check_seats(seats: Sequence[int]) -> tuple[int, ...]:
+    seats = tuple(sorted(int(s) for s in seats))
+    if not (len(seats) == 1 and 0 <= seats[0] < 4) and not (
+            len(seats) == 2 and seats[0] in (0, 1) and seats[1] == seats[0] + 2):
+        raise ValueError(f"seats={seats!r}: give one seat (s,) or both seats of a team "
+                         "(0, 2) or (1, 3)")
+    return seats
+
+
+class SingleSeatEnv(gym.Env):
+    """The learner's seat(s) against bots (see the module docstring)."""
+
+    metadata = {"render_modes": ["human", "ansi"], "render_fps": 1}
+
+    def __init__(self, rules: Rules | str | os.PathLike | None = None,
+                 seats: Sequence[int] = (0,), opponents: Any = "random", partner: Any = None,
+                 episode: str = "hand", reward: str = "diff", reward_scale: float = 1.0,
+                 illegal_reward: float | None = None, render_mode: str | None = None) -> None:
+        self.game_env = raw_env(rules=rules, episode=episode, reward=reward,
+                                reward_scale=reward_scale,
+                                render_mode="ansi" if render_mode is not None else None)
+        self.seats = _check_seats(seats)
+        self._learner = [s in self.seats for s in range(4)]
+        opponent_bot = make_bot(opponents)
+        partner_bot = opponent_bot if partner is None else make_bot(partner)
+        self.bots = [None if self._learner[s]
+                     else opponent_bot if (s - self.seats[0]) % 2 else partner_bot
+                     for s in range(4)]
+        if illegal_reward is None:
+            illegal_reward = -1.0 if reward == "win" else -1000.0 * float(reward_scale)
+        self.illegal_reward = float(illegal_reward)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode={render_mode!r}: choose one of "
+                             f"{', '.join(self.metadata['render_modes'])} or None")
+        self.render_mode = render_mode
+        self.observation_space = self.game_env.observation_space(AGENTS[self.seats[0]])
+        self.action_space = self.game_env.action_space(AGENTS[self.seats[0]])
+        self._agent = AGENTS[self.seats[0]]  # whose reward is the learner's (a team shares it)
+        self._rngs: list[random.Random] = []
+        self._obs: dict[str, np.ndarray] | None = None
+        self._seat = -1
+
+    # ------------------------------------------------------------------ gymnasium API
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        super().reset(seed=seed)
+        episode_seed = int(seed) if seed is not None else int(self.np_random.integers(2 ** 62))
+        while True:
+            self._start(episode_seed, options)
+            self._play_bots()
+            if self._seat >= 0:
+                break
+            # The hand ended before the learner moved: it was thrown in and scored nothing.
+            episode_seed = random.Random(episode_seed).getrandbits(62)
+            options = None  # a fixed deal thrown in before the learner moved is not replayed
+        return self._obs, self._info(illegal=False)
+
+    def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool,
+                                         dict[str, Any]]:
+        if self._seat < 0:
+            raise RuntimeError("step() after the episode ended: call reset()")
+        action = int(action)
+        if not (0 <= action < NUM_ACTIONS and self._obs["action_mask"][action]):
+            self._seat = -1
+            self._obs = {key: value.copy() for key, value in self._obs.items()}  # new data
+            return self._obs, self.illegal_reward, True, False, self._info(illegal=True)
+        game_env = self.game_env
+        game_env.step(action)
+        reward = game_env.rewards[self._agent]
+        reward += self._play_bots()
+        terminated = self._seat < 0
+        if self.render_mode == "human":
+            print(self.render())
+        return self._obs, float(reward), terminated, False, self._info(illegal=False)
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions of the learner seat on turn, as sb3-contrib's MaskablePPO asks."""
+        return self._obs["action_mask"].astype(bool)
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gym.logger.warn("render() without a render_mode")
+            return None
+        return self.game_env.render()
+
+    # ------------------------------------------------------------------ internals
+    def _start(self, episode_seed: int, options: dict[str, Any] | None) -> None:
+        self.game_env.reset(seed=episode_seed, options=options)
+        self._rngs = [random.Random(f"{episode_seed}/bot/{s}") for s in range(4)]
+
+    def _play_bots(self) -> float:
+        """Let the bots move until a learner seat is on turn or the episode is over.
+
+        Returns the learner's reward earned meanwhile; sets ``_seat`` (-1 at the end) and
+        ``_obs`` (the learner's observation: the seat on turn, else the first learner seat).
+        """
+        game_env = self.game_env
+        game, agent = game_env.game, self._agent
+        reward = 0.0
+        while not game_env.terminations[agent] and not self._learner[game.turn]:
+            seat = game.turn
+            game_env.step(self.bots[seat].act(seat_view(game, seat), self._rngs[seat]))
+            reward += game_env.rewards[agent]
+        over = game_env.terminations[agent]
+        self._seat = -1 if over else game.turn
+        self._obs = game_env.observe(AGENTS[self.seats[0] if over else game.turn])
+        return reward
+
+    def _info(self, illegal: bool) -> dict[str, Any]:
+        info = dict(self.game_env.infos[self._agent])
+        info["seat"] = self._seat
+        info["illegal"] = illegal
+        return info
+
+    @property
+    def game(self):
+        """The engine state of the episode (read it; changing it desynchronises the env)."""
+        return self.game_env.game
+
+
+def _register() -> None:
+    if ENV_ID not in gym.envs.registry:
+        gym.register(ENV_ID, entry_point="fh_env.single:SingleSeatEnv")
+
+
+_register()
