@@ -218,3 +218,35 @@ def test_teacher_bids_are_not_trained_on() -> None:
     assert not rollout.mask[:, :30].any()  # no auction decision was stored
     trainer = Trainer(tiny_config(bid_teacher_share=0.0, num_envs=6))
     assert trainer.collect()[0].mask[:, :30].any()
+
+
+# ---------------------------------------------------------------------- the command line
+def test_cli_trains_logs_and_ends_with_an_evaluation_table(tmp_path: Path, capsys) -> None:
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    from train import cli
+
+    run = tmp_path / "run"
+    code = cli.main(["--config", str(SMOKE), "--run-dir", str(run), "--no-progress",
+                     "--set", "total_steps=300", "--final-eval-deals", "3",
+                     "--set", "league_random=0.5", "--bid-teacher-share", "0.5"])
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "random" in out and "95% CI" in out
+    assert TrainConfig.from_toml(run / "config.toml").bid_teacher_share == 0.5
+    assert (run / "eval.json").exists() and (run / "agent.pt").exists()
+    events = EventAccumulator(str(run))
+    events.Reload()
+    tags = set(events.Tags()["scalars"])
+    assert {"losses/policy", "losses/value", "losses/entropy", "losses/approx_kl",
+            "losses/clipfrac", "losses/explained_variance", "charts/steps_per_second",
+            "charts/episodic_return", "eval/random/mean", "eval/random/ci_low",
+            "eval/random/ci_high"} <= tags
+    assert "hyperparameters/text_summary" in events.Tags()["tensors"]
+    # a second run into the same directory is refused, as are bad settings
+    assert cli.main(["--config", str(SMOKE), "--run-dir", str(run)]) == 2
+    assert "already holds a run" in capsys.readouterr().err
+    assert cli.main(["--set", "no_such_field=1", "--run-dir", str(tmp_path / "x")]) == 2
+    assert "no_such_field" in capsys.readouterr().err
+    assert cli.main(["--resume", str(run), "--config", str(SMOKE)]) == 2
+    assert not (tmp_path / "x").exists()

@@ -57,9 +57,13 @@ def build_parser() -> argparse.ArgumentParser:
     group = parser.add_argument_group(
         "config fields", "each field of train.config.TrainConfig as a flag (same as --set)")
     docs = field_docs()
+    defaults = TrainConfig().to_dict()
     for f in fields(TrainConfig):
+        default = defaults[f.name]
+        shown = ",".join(map(str, default)) if isinstance(default, list) else default
         group.add_argument("--" + f.name.replace("_", "-"), dest="field_" + f.name,
-                           metavar=f.name.upper(), help=docs.get(f.name, ""))
+                           metavar=f.name.upper(),
+                           help=f"{docs.get(f.name, '')} (default: {shown})".replace("%", "%%"))
     return parser
 
 
