@@ -203,7 +203,7 @@ def test_warm_start_imitates_the_teacher() -> None:
     from train.imitation import warm_start
 
     trainer = Trainer(tiny_config(bc_hands=60, bc_chunk_hands=20, bc_epochs=6,
-                                  learning_rate=3e-3, hidden_sizes=[32]))
+                                  bc_learning_rate=3e-3, hidden_sizes=[32]))
     assert not trainer.bc_done
     accuracy = [stats["accuracy"] for _, stats in warm_start(trainer, HighestBot())]
     assert trainer.bc_done and len(accuracy) == 3

@@ -89,6 +89,8 @@ class TrainConfig:
     """Teacher hands recorded, trained on and dropped at a time."""
     bc_epochs: int = 2
     """Passes over each chunk of teacher hands."""
+    bc_learning_rate: float = 1e-3
+    """Adam learning rate of the warm start (PPO then uses learning_rate)."""
 
     bid_teacher_share: float = 0.0
     """Share of training games in which the learner's auction calls are made by bid_teacher

@@ -97,7 +97,7 @@ def warm_start(trainer: "Trainer", bot: Any) -> Iterator[tuple[int, dict[str, fl
     """Imitate ``bc_hands`` teacher hands chunk by chunk; yield (hands so far, chunk stats)."""
     cfg = trainer.cfg
     for group in trainer.optimizer.param_groups:
-        group["lr"] = cfg.learning_rate
+        group["lr"] = cfg.bc_learning_rate
     done, chunk = 0, 0
     while done < cfg.bc_hands:
         hands = min(cfg.bc_chunk_hands, cfg.bc_hands - done)
