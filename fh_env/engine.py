@@ -94,19 +94,22 @@ class _RuleTables:
         self.nullo_context = NT_JOKERS_LOW if rules.jokers_low_in_nullo else NT_STANDARD
         bids = [A.bid_action(level, strain) for level in range(6, 11) for strain in range(5)
                 if strain != A.NT or rules.notrump_ranking != "off"]
-        # bids_over[high]: the ordinary bids at or above min_bid_level that outrank ``high``
-        # (index -1, the last entry, is "no bid yet"); inkles_over likewise for level 6.
-        self.bids_over = [0] * (A.NUM_ACTIONS + 1)
-        self.inkles_over = [0] * (A.NUM_ACTIONS + 1)
-        for high in [-1] + list(range(A.BID_BASE, A.DOUBLE_NULLO + 1)):
-            for bid in bids:
-                if self.bidding.outranks(bid, high):
-                    if A.bid_level(bid) >= rules.min_bid_level:
-                        self.bids_over[high] |= 1 << bid
-                    elif A.bid_level(bid) == 6:
-                        self.inkles_over[high] |= 1 << bid
+        # The bids a call may make are those that outrank EVERY bid made so far in the auction
+        # (State.open_bids, the intersection of outranking[b] over the bids b made).  Where the
+        # ranking is transitive that is exactly "outranks the current high bid" (§2.5); where it
+        # is not (point-ranked nullo under scoring=original: 8H < 9S < nullo < 8H) it stops the
+        # auction from cycling for ever, since no bid can then be made twice.
+        self.outranking = [0] * (A.DOUBLE_NULLO + 1)
+        for old in range(A.BID_BASE, A.DOUBLE_NULLO + 1):
+            for bid in range(A.BID_BASE, A.DOUBLE_NULLO + 1):
+                if self.bidding.outranks(bid, old):
+                    self.outranking[old] |= 1 << bid
+        # ordinary_mask: ordinary bids at or above min_bid_level; inkle_mask: level-6 bids below it
+        self.ordinary_mask = mask_of(b for b in bids if A.bid_level(b) >= rules.min_bid_level)
+        self.inkle_mask = mask_of(b for b in bids if A.bid_level(b) == 6 < rules.min_bid_level)
 
 
+ALL_BIDS = mask_of(range(A.BID_BASE, A.DOUBLE_NULLO + 1))
 _TABLE_CACHE: dict[Rules, _RuleTables] = {}
 
 
@@ -144,7 +147,7 @@ class State:
     __slots__ = (
         "rules", "_t", "seed", "deal_index", "hands_played", "dealer", "phase", "turn",
         "dealt", "hands", "kitty",
-        "calls", "high_bid", "high_bidder", "passed", "passed_since", "position", "max_level",
+        "calls", "open_bids", "high_bid", "high_bidder", "passed", "passed_since", "position", "max_level",
         "nullo_bidders", "reopened", "shows_joker",
         "contract", "declarer", "context", "sitting_out",
         "discards_left", "exchanges",
@@ -192,6 +195,7 @@ class State:
         self.phase = Phase.AUCTION
         self.turn = (dealer + 1) % 4
         self.calls: list[tuple[int, int]] = []
+        self.open_bids = ALL_BIDS
         self.high_bid = -1
         self.high_bidder = -1
         self.passed = 0
@@ -371,23 +375,21 @@ class State:
         if (r.stick_the_dealer and seat == self.dealer and len(self.calls) == 3
                 and self.high_bid < 0):
             legal = 0
-        outranks = self._t.bidding.outranks
-        high = self.high_bid
         t = self._t
-        legal |= t.bids_over[high]
+        open_bids = self.open_bids
+        legal |= open_bids & t.ordinary_mask
         if r.inkle and len(self.calls) < 2:  # §3.4: the first two callers may bid at level 6
-            legal |= t.inkles_over[high]
+            legal |= open_bids & t.inkle_mask
         if r.six_nt_shows_joker and not self.hands[seat] & JOKER_BITS:
             legal &= ~(1 << A.bid_action(6, A.NT))
-        if r.nullo != "off" and (r.nullo == "anytime" or self.max_level >= 7) \
-                and outranks(A.NULLO, high):
-            legal |= 1 << A.NULLO
-        if r.open_nullo != "off" and outranks(A.OPEN_NULLO, high) and (
+        if r.nullo != "off" and (r.nullo == "anytime" or self.max_level >= 7):
+            legal |= open_bids & (1 << A.NULLO)
+        if r.open_nullo != "off" and (
                 r.open_nullo == "anytime" or self.max_level >= int(r.open_nullo[-1])):
-            legal |= 1 << A.OPEN_NULLO
-        if r.double_nullo != "off" and outranks(A.DOUBLE_NULLO, high) and (
+            legal |= open_bids & (1 << A.OPEN_NULLO)
+        if r.double_nullo != "off" and (
                 r.double_nullo == "anytime" or self.nullo_bidders >> ((seat + 2) % 4) & 1):
-            legal |= 1 << A.DOUBLE_NULLO
+            legal |= open_bids & (1 << A.DOUBLE_NULLO)
         if r.misdeal and self.position < 4 and not self.hands[seat] & _HONOURS:
             legal |= 1 << A.MISDEAL
         return legal
@@ -416,6 +418,7 @@ class State:
             elif action in (A.NULLO, A.OPEN_NULLO):
                 self.nullo_bidders |= 1 << seat
             self.high_bid, self.high_bidder = action, seat
+            self.open_bids &= self._t.outranking[action]
             self.passed &= ~(1 << seat)
             self.passed_since = 0
             if extra_call and self.rules.reenter == "never":

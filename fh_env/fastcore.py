@@ -214,7 +214,8 @@ class FastGames:
             raise ValueError(f"game {i}: its auction of {n} calls overflowed the call log")
         st = State.__new__(State)
         st.rules, st._t, st.seed, st._legal = self.rules, rule_tables(self.rules), self.seed, -1
-        for name in ("deal_index", "hands_played", "dealer", "turn", "high_bid", "high_bidder",
+        for name in ("deal_index", "hands_played", "dealer", "turn", "open_bids", "high_bid",
+                     "high_bidder",
                      "passed", "passed_since", "position", "max_level", "nullo_bidders",
                      "shows_joker", "declarer", "context", "sitting_out", "discards_left",
                      "leader", "led", "suits_led"):
@@ -269,7 +270,7 @@ class FastGames:
         self.games[i] = np.zeros((), GAME_DTYPE)
         g = self.games[i]
         g["rng"] = rng
-        for name in ("deal_index", "hands_played", "dealer", "phase", "turn", "high_bid",
+        for name in ("deal_index", "hands_played", "dealer", "phase", "turn", "open_bids", "high_bid",
                      "high_bidder", "passed", "passed_since", "position", "max_level",
                      "nullo_bidders", "reopened", "shows_joker", "declarer", "context",
                      "sitting_out", "discards_left", "leader", "led", "suits_led", "exposed",

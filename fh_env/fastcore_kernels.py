@@ -41,6 +41,7 @@ SIX_NT_BIT = np.uint64(1 << SIX_NT)
 NULLO_BIT = np.uint64(1 << A.NULLO)
 OPEN_NULLO_BIT = np.uint64(1 << A.OPEN_NULLO)
 DOUBLE_NULLO_BIT = np.uint64(1 << A.DOUBLE_NULLO)
+ALL_BIDS = np.uint64(sum(1 << b for b in range(A.BID_BASE, A.DOUBLE_NULLO + 1)))
 MISDEAL_BIT = np.uint64(1 << A.MISDEAL)
 PASS, NULLO, OPEN_NULLO, DOUBLE_NULLO = A.PASS, A.NULLO, A.OPEN_NULLO, A.DOUBLE_NULLO
 MISDEAL_CALL, DISCARD_BASE, PLAY_BASE = A.MISDEAL, A.DISCARD_BASE, A.PLAY_BASE
@@ -149,6 +150,7 @@ def begin_hand(g, dealer):
     g.phase = AUCTION
     g.turn = (dealer + 1) % 4
     g.ncalls = 0
+    g.open_bids = ALL_BIDS
     g.high_bid = -1
     g.high_bidder = -1
     g.passed = 0
@@ -213,21 +215,20 @@ def legal_calls(g, r):
     legal = U1  # pass
     if r.stick_the_dealer and seat == g.dealer and g.ncalls == 3 and g.high_bid < 0:
         legal = U0
-    h = g.high_bid + 1
-    legal |= r.bids_over[h]
+    open_bids = g.open_bids
+    legal |= open_bids & r.ordinary_mask
     if r.inkle and g.ncalls < 2:
-        legal |= r.inkles_over[h]
+        legal |= open_bids & r.inkle_mask
     hand = g.hands[seat]
     if r.six_nt_shows_joker and (hand & JOKERS) == U0:
         legal &= ~SIX_NT_BIT
-    nullos = r.nullos_over[h]
     if g.max_level >= r.nullo_after:
-        legal |= nullos & NULLO_BIT
+        legal |= open_bids & NULLO_BIT
     if g.max_level >= r.open_nullo_after:
-        legal |= nullos & OPEN_NULLO_BIT
+        legal |= open_bids & OPEN_NULLO_BIT
     dn = r.double_nullo
     if dn == DN_ANYTIME or (dn == DN_AFTER_PARTNER and (g.nullo_bidders >> ((seat + 2) % 4)) & 1):
-        legal |= nullos & DOUBLE_NULLO_BIT
+        legal |= open_bids & DOUBLE_NULLO_BIT
     if r.misdeal and g.position < 4 and (hand & r.honours) == U0:
         legal |= MISDEAL_BIT
     return legal
@@ -272,6 +273,7 @@ def call(g, r, action):
             g.nullo_bidders |= sbit
         g.high_bid = action
         g.high_bidder = seat
+        g.open_bids &= r.outranking[action]
         g.passed &= 15 ^ sbit
         g.passed_since = 0
         if extra_call and r.reenter == RE_NEVER:

@@ -27,10 +27,9 @@ NO_CONTRACT = -1  # as fh_env.engine.NO_CONTRACT
 NO_CONTRACT_YET = -2  # the engine's ``contract is None`` (auction not over, or thrown in)
 NOT_THROWN, ALL_PASS, INKLE, MISDEAL = 0, 1, 2, 3  # ``thrown_in`` codes; see THROWN_IN_NAMES
 THROWN_IN_NAMES = (None, "all_pass", "inkle", "misdeal")
-# Calls kept in the log.  An auction has at most 28 bids (each outranks the last), each after at
-# most 3 passes, so it fits, except where outranking is not transitive (point-ranked nullo under
-# scoring=original: 8H, 9S, nullo, 8H, ... is legal for ever): the log then stops at MAX_CALLS
-# and to_state() refuses that game.
+# Calls kept in the log.  An auction has at most 28 bids (each outranks every earlier bid, so no
+# bid is made twice; see engine._RuleTables), each after at most 3 passes or an extra call, so it
+# fits; to_state() still refuses a game whose log overflowed.
 MAX_CALLS = 128
 
 GAME_DTYPE = np.dtype([
@@ -43,6 +42,7 @@ GAME_DTYPE = np.dtype([
     ("phase", np.int8), ("turn", np.int8), ("dealer", np.int8),
     ("winner", np.int8),  # -1 while the game goes on, else a team or contracts.DRAW
     # the auction
+    ("open_bids", np.uint64),  # the bids that outrank every bid so far (engine.State.open_bids)
     ("high_bid", np.int8), ("high_bidder", np.int8), ("passed", np.uint8),
     ("passed_since", np.uint8), ("max_level", np.int8), ("nullo_bidders", np.uint8),
     ("reopened", np.bool_), ("shows_joker", np.uint8),
@@ -103,10 +103,10 @@ RULES_DTYPE = np.dtype([
     ("game_over_hands", np.bool_), ("hands_to_play", np.int64), ("target", np.int64),
     ("floor", np.int64), ("on_target", np.int8),
     ("cap_defenders", np.bool_), ("ceiling", np.int64),  # defenders_stop_*, in a points game
-    # bids_over[high + 1]: the ordinary bids that may be made over ``high`` (index 0: no bid yet);
-    # inkles_over likewise for inkles; nullos_over: the nullo-type bids that outrank ``high``.
-    ("bids_over", np.uint64, (_NUM_BIDS + 1,)), ("inkles_over", np.uint64, (_NUM_BIDS + 1,)),
-    ("nullos_over", np.uint64, (_NUM_BIDS + 1,)),
+    # outranking[b]: the bids that outrank bid b; ordinary_mask / inkle_mask: the ordinary bids
+    # at or above min_bid_level / the level-6 bids below it (engine._RuleTables)
+    ("outranking", np.uint64, (_NUM_BIDS,)), ("ordinary_mask", np.uint64),
+    ("inkle_mask", np.uint64),
     # points[contract, declaring team's tricks] = (declaring team, other team), from hand_points
     ("points", np.int64, (_NUM_BIDS, NUM_TRICKS + 1, 2)),
     ("made", np.uint8, (_NUM_BIDS, NUM_TRICKS + 1)),  # 1 where made
@@ -148,11 +148,8 @@ def encode_rules(rules: Rules) -> np.ndarray:
     stop = {"defenders_stop_10": 10, "defenders_stop_40": 40}.get(rules.on_target, 0)
     r["cap_defenders"] = stop > 0 and rules.game_over == "points"
     r["ceiling"] = rules.target - stop
-    for high in [-1, *range(A.BID_BASE, _NUM_BIDS)]:
-        r["bids_over"][high + 1] = t.bids_over[high]
-        r["inkles_over"][high + 1] = t.inkles_over[high]
-        r["nullos_over"][high + 1] = sum(1 << b for b in A.NULLO_TYPES
-                                         if t.bidding.outranks(b, high))
+    r["outranking"] = t.outranking
+    r["ordinary_mask"], r["inkle_mask"] = t.ordinary_mask, t.inkle_mask
     for contract in range(A.BID_BASE, _NUM_BIDS):
         for taken in range(NUM_TRICKS + 1):
             r["points"][contract, taken] = hand_points(rules, contract, 0,

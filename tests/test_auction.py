@@ -107,9 +107,15 @@ def test_original_table_nullo_compares_by_value_alone() -> None:
     do(state, "9S")  # 160
     assert can(state, "nullo")
     do(state, "nullo")
-    # Over nullo only bids worth more than 250: 9S 160, 8D 240, 9C 240, 10S 200 are not.
+    # Over nullo only bids worth more than 250: 9S 160, 8D 240, 9C 240, 10S 200 are not; and
+    # 8H/8NT, worth more than nullo, still do not outrank the earlier 9S (engine._RuleTables:
+    # a bid outranks every earlier bid, so this cyclic ranking cannot loop).
     over = {b for b in legal(state) if b[0].isdigit()}
-    assert over == {"8H", "8NT", "9D", "9H", "9NT", "10C", "10D", "10H", "10NT"}  # 10S: 200
+    assert over == {"9D", "9H", "9NT", "10C", "10D", "10H", "10NT"}  # 10S: 200
+    state = new_state(rules)
+    do(state, "nullo")
+    over = {b for b in legal(state) if b[0].isdigit()}
+    assert over == {"8H", "8NT", "9D", "9H", "9NT", "10C", "10D", "10H", "10NT"}
     for high, nullo_ok in (("7NT", True), ("8D", True), ("8H", False), ("9C", True),
                            ("10S", True), ("9D", False)):
         state = new_state(rules)
@@ -492,3 +498,28 @@ def test_winner_of_the_auction_declares_the_winning_bid() -> None:
     state = new_state(Rules(nullo="anytime"))
     do(state, "7D", "nullo", "pass", "pass", "pass")
     assert (state.declarer, state.contract, state.sitting_out) == (1, str_to_action("nullo"), 3)
+
+
+def test_random_auctions_end_under_a_cyclic_ranking() -> None:
+    """§2.4/§6.8: with scoring=original, point-ranked nullo makes the bid ranking cyclic; since a
+    bid must outrank every bid made before it in the auction, no bid repeats and every auction
+    ends within 28 bids."""
+    import random
+
+    from fh_env import Rules, State
+    from fh_env import actions as A
+
+    rules = Rules(scoring="original", nullo="anytime", nullo_ranking="points",
+                  open_nullo="anytime", reenter="always", raise_own_bid=True)
+    rng = random.Random(5)
+    for seed in range(300):
+        state = State(rules, seed=seed)
+        bids = []
+        while state.phase == 0:  # AUCTION
+            legal = state.legal_actions()
+            bidding = [a for a in legal if A.BID_BASE <= a <= A.DOUBLE_NULLO]
+            action = rng.choice(bidding) if bidding and rng.random() < 0.9 else legal[0]
+            if action != A.PASS and A.BID_BASE <= action <= A.DOUBLE_NULLO:
+                bids.append(action)
+            state.apply(action)
+        assert len(bids) == len(set(bids)) <= 28
