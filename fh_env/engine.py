@@ -10,6 +10,10 @@ Decisions where RULES.md is silent, written down here once:
 
 * The deal of hand ``k`` of a game is a pure function of ``(seed, k)``, so a state carries no
   random generator and copies, saves and restores exactly.
+* Bids (§2.5): a bid must outrank every bid made before it in the auction, not only the current
+  high bid.  The two are the same wherever the ranking is transitive; under ``scoring=original``
+  with point-ranked nullo it is not (8H < 9S < nullo < 8H), and this keeps such an auction from
+  cycling for ever.
 * Auction (§3): the call slots go round the table clockwise from the dealer's left; a seat that
   may not call (it passed and may not re-enter, or it holds the high bid) is skipped but its slot
   still counts towards ``bidding_rounds``.  The high bidder's extra call of §3.5 is its own slot
