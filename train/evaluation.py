@@ -9,6 +9,7 @@ its training games since the previous evaluation.
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
@@ -56,13 +57,10 @@ def evaluate(trainer: "Trainer", opponents: list[str], deals: int,
     """Duplicate evaluation of the current (greedy) policy against each opponent spec."""
     if not opponents:
         return {}
-    bot = NeuralBot(trainer.model.policy, trainer.rules, greedy=True, name="learner")
-    bot.net = bot.net.cpu()
-    try:
-        return {spec: duplicate(bot, make_bot(spec), trainer.rules, deals=deals, seed=seed)
-                for spec in opponents}
-    finally:
-        trainer.model.policy.to(trainer.device)
+    policy = copy.deepcopy(trainer.model.policy).cpu()
+    bot = NeuralBot(policy, trainer.rules, greedy=True, name="learner")
+    return {spec: duplicate(bot, make_bot(spec), trainer.rules, deals=deals, seed=seed)
+            for spec in opponents}
 
 
 def log_evaluation(writer: "SummaryWriter", trainer: "Trainer", opponents: list[str],

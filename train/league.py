@@ -50,6 +50,7 @@ class League:
     def add_snapshot(self, policy: PolicyNet, update: int) -> None:
         """Freeze a copy of the current policy; drop the oldest beyond ``max_snapshots``."""
         frozen = copy.deepcopy(policy).eval().requires_grad_(False)
+        frozen.zero_grad(set_to_none=True)
         self.snapshots.append(frozen)
         self.snapshot_updates.append(update)
         if len(self.snapshots) > self.max_snapshots:

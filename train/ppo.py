@@ -240,14 +240,14 @@ class Trainer:
                     logits, values = self.model(
                         self._tensor(obs[rows]), self._tensor(mask[rows]),
                         None if state_obs is None else self._tensor(state_obs))
-                    chosen, logp = sample(logits, self.torch_rng)
-                actions[rows] = chosen.cpu().numpy()
+                    chosen, logp = sample(logits.cpu(), self.torch_rng)  # CPU generator
+                actions[rows] = chosen.numpy()
                 lrows = rows[is_learner]
                 if len(lrows):
                     buffer.add(lrows, seat[lrows], obs=obs[lrows], mask=mask[lrows],
                                state_obs=None if state_obs is None else state_obs[is_learner],
                                actions=actions[lrows],
-                               logprobs=logp.cpu().numpy()[is_learner],
+                               logprobs=logp.numpy()[is_learner],
                                values=values.cpu().numpy()[is_learner])
                     learner_steps[lrows] += 1
             # Frozen snapshots, one batch per snapshot.
@@ -258,7 +258,7 @@ class Trainer:
                     with torch.no_grad():
                         logits = masked_logits(net(self._tensor(obs[prow]))[0],
                                                self._tensor(mask[prow]))
-                        actions[prow] = sample(logits, self.torch_rng)[0].cpu().numpy()
+                        actions[prow] = sample(logits.cpu(), self.torch_rng)[0].numpy()
             # Bots act from their seat's view only.
             for i in range(n):
                 if kinds[i] in self.bots:
