@@ -8,6 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from agents.neural import masked_logits
 from fh_env import NUM_ACTIONS
@@ -133,6 +135,34 @@ def test_per_seat_gae_follows_each_seats_chain() -> None:
     # With gamma = lambda = 1 the return of every decision is its hand's final reward.
     _, ret1 = per_seat_gae(rewards, values, dones, nxt, 1.0, 1.0)
     np.testing.assert_allclose(ret1, [1, -1, 1, 1, -1], rtol=1e-6)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(0, 3), min_size=1, max_size=40), st.integers(0, 2**31),
+       st.floats(0.5, 1.0), st.floats(0.0, 1.0))
+def test_per_seat_gae_equals_plain_gae_on_each_seats_sequence(seats, seed, gamma, lam) -> None:
+    """Interleaved per-seat chains give what ordinary GAE gives on each chain alone."""
+    rng = np.random.default_rng(seed)
+    buf = RolloutBuffer(num_envs=1)
+    values = rng.normal(size=len(seats)).astype(np.float32)
+    for seat in seats:
+        buf.add(np.array([0]), np.array([seat]), actions=np.zeros(1, np.int64))
+    final = rng.normal(size=4).astype(np.float32)
+    buf.end_hand(0, final, (0, 1, 2, 3))
+    ro = buf.finish()
+    adv, ret = per_seat_gae(ro.rewards, values, ro.dones, ro.next_index, gamma, lam)
+    for seat in set(seats):
+        chain = [t for t, s in enumerate(seats) if s == seat]
+        v = values[chain]
+        rewards = np.zeros(len(chain), np.float32)
+        rewards[-1] = final[seat]
+        expect, running = np.zeros(len(chain)), 0.0
+        for k in reversed(range(len(chain))):
+            nxt = v[k + 1] if k + 1 < len(chain) else 0.0
+            running = rewards[k] + gamma * nxt - v[k] + gamma * lam * running
+            expect[k] = running
+        np.testing.assert_allclose(adv[chain], expect, rtol=1e-4, atol=1e-4)
+        np.testing.assert_allclose(ret[chain], expect + v, rtol=1e-4, atol=1e-4)
 
 
 def test_rollout_holds_only_learner_decisions_with_hand_rewards() -> None:

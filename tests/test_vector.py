@@ -6,8 +6,10 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from fh_env import Rules, State, observe, seat_view
+from fh_env import PRESETS, Rules, State, observe, seat_view
 from fh_env.actions import MISDEAL, PASS
 from fh_env.vector import VectorEnv, game_seed
 
@@ -53,6 +55,30 @@ def test_matches_engine_deal_by_deal(preset: str) -> None:
                 ended += 1
             else:
                 assert not done[i] and not rewards[i].any() and infos["results"][i] is None
+        _check_rows(venv, refs)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 2**40), st.sampled_from(sorted(PRESETS)), st.integers(1, 3),
+       st.integers(0, 2**31))
+def test_any_seed_and_preset_matches_the_engine(seed: int, preset: str, n: int,
+                                                action_seed: int) -> None:
+    rules = Rules.preset(preset)
+    venv = VectorEnv(n, rules, seed=seed)
+    refs = [State(rules, seed=game_seed(seed, i, 0)) for i in range(n)]
+    games = [1] * n
+    rng = random.Random(action_seed)
+    for _ in range(120):
+        actions = np.array([_pick(venv.mask[i], rng) for i in range(n)])
+        _, _, rewards, _, done, _ = venv.step(actions)
+        for i, ref in enumerate(refs):
+            ref.apply(int(actions[i]))
+            assert done[i] == ref.is_terminal
+            if ref.is_terminal:
+                points = ref.result.hand_points
+                assert rewards[i, 0] == points[0] - points[1] == -rewards[i, 1]
+                refs[i] = State(rules, seed=game_seed(seed, i, games[i]))
+                games[i] += 1
         _check_rows(venv, refs)
 
 
