@@ -5,9 +5,11 @@ One update:
 1. **Rollout** (:meth:`Trainer.collect`).  ``num_envs`` games are played side by side with
    :class:`fh_env.vector.VectorEnv`, one hand per game (``episode="hand"``).  In every game one
    team is the learner (both seats play the current network) and the other team is drawn from
-   the :class:`~train.league.League`.  Only the learner's decisions are stored.  A game keeps
-   dealing new hands until it has contributed ``rollout_steps`` learner decisions, then waits
-   for the hand it is in to end: a rollout holds complete hands only.
+   the :class:`~train.league.League`.  Only the learner's decisions are stored (in a
+   ``bid_teacher_share`` of the games a bot makes the learner's auction calls; those are not
+   stored either).  A game keeps dealing new hands until it has contributed ``rollout_steps``
+   learner decisions, then waits for the hand it is in to end: a rollout holds complete hands
+   only.  (Before the first rollout, :mod:`train.imitation` may warm the network up.)
 2. **Per-seat bookkeeping.**  Turns in Five Hundred are not cyclic (the declarer exchanges
    several cards in a row, a nullo partner sits out, a trick's winner leads next), and the
    reward comes only at the end of the hand.  So each seat's decisions in a hand form their own
@@ -156,7 +158,10 @@ def ppo_loss(logits: torch.Tensor, values: torch.Tensor, mask: torch.Tensor,
 
 # ---------------------------------------------------------------------- the trainer
 class Trainer:
-    """Everything a run holds; :meth:`state_dict` / :meth:`load_state_dict` capture it exactly."""
+    """Everything a run holds (train.checkpoint saves and restores all of it exactly).
+
+    ``make_bot`` builds bots from specs (default: :func:`agents.registry.make_bot`).
+    """
 
     def __init__(self, cfg: TrainConfig, make_bot: Callable[[str], Any] | None = None) -> None:
         cfg.validate()
@@ -173,17 +178,14 @@ class Trainer:
                                  self.torch_rng).to(self.device)
         self.optimizer = torch.optim.Adam(self.model.parameters(), lr=cfg.learning_rate, eps=1e-5)
         shares = cfg.league_shares()
-        specs = {"rule": "rule", "mc": cfg.mc_bot, "random": "random"}
+        # The bots of this run by role: league opponents, and the auction teacher.
+        roles = {k: spec for k, spec in (("rule", "rule"), ("mc", cfg.mc_bot),
+                                         ("random", "random")) if k in shares}
         if cfg.bid_teacher_share > 0:
-            specs["bid_teacher"] = cfg.bid_teacher
-            shares_and_teacher = set(shares) | {"bid_teacher"}
-        else:
-            shares_and_teacher = set(shares)
-        if make_bot is None and shares_and_teacher & set(specs):
+            roles["bid_teacher"] = cfg.bid_teacher
+        if roles and make_bot is None:
             from agents.registry import make_bot
-        #: the bots of this run by role: league opponents, and the auction teacher
-        self.bots = {k: make_bot(specs[k]) for k in specs  # type: ignore[misc]
-                     if k in shares_and_teacher}
+        self.bots = {role: make_bot(spec) for role, spec in roles.items()}  # type: ignore[misc]
         self.league = League(shares, cfg.league_size, self.bots)
         self.venv = VectorEnv(cfg.num_envs, self.rules, seed=0, episode="hand")
         self.update = 0
