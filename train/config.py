@@ -158,7 +158,8 @@ class TrainConfig:
             if getattr(self, name) < 1:
                 raise ValueError(f"config {name}={getattr(self, name)} must be at least 1")
         if not 0.0 <= self.bid_teacher_share <= 1.0:
-            raise ValueError(f"config bid_teacher_share={self.bid_teacher_share} must be in [0, 1]")
+            raise ValueError(
+                f"config bid_teacher_share={self.bid_teacher_share} must be in [0, 1]")
         if self.bc_hands < 0:
             raise ValueError(f"config bc_hands={self.bc_hands} must not be negative")
         if not self.hidden_sizes or min(self.hidden_sizes) < 1:
