@@ -11,7 +11,8 @@ name to its factory, a callable ``factory(arg: str | None) -> Bot``.  To add a b
 name               bot
 =================  ==============================================================
 ``random``         uniform over legal actions (:mod:`agents.random_bot`)
-``rule``           the rule-based player (:mod:`agents.rule`)
+``rule``           the rule-based player (:mod:`agents.rule`); options: the fields of
+                   :class:`agents.rule.BidParams`, as in ``rule:nt_risk=0.5``
 ``mc``             Monte Carlo, level 4 (:mod:`agents.mc`); options ``samples``,
                    ``bid_samples``, ``infer``, ``discard_candidates``, ``rollout``
                    (``rule`` or ``random``), ``infer_eps``, ``max_draws``, ``level``
@@ -28,7 +29,7 @@ from typing import Any, Callable
 from .base import Bot
 from .mc import LEVELS, MCBot
 from .random_bot import RandomBot
-from .rule import RuleBot
+from .rule import BidParams, RuleBot
 
 BotFactory = Callable[[str | None], Bot]
 
@@ -65,6 +66,15 @@ def _no_options(name: str, factory: Callable[[], Bot]) -> BotFactory:
     return make
 
 
+def _rule(arg: str | None) -> Bot:
+    options = parse_options(arg)
+    try:
+        params = BidParams(**{k: float(v) for k, v in options.items()})
+    except TypeError as err:
+        raise ValueError(f"bad option for 'rule': {err}") from None
+    return RuleBot(params, name="rule" + (":" + arg if arg else ""))
+
+
 def _mc(defaults: dict[str, Any], base_name: str) -> BotFactory:
     def make(arg: str | None) -> Bot:
         options = dict(defaults, **parse_options(arg))
@@ -92,7 +102,7 @@ def _neural(arg: str | None) -> Bot:
 
 REGISTRY: dict[str, BotFactory] = {
     "random": _no_options("random", RandomBot),
-    "rule": _no_options("rule", RuleBot),
+    "rule": _rule,
     "mc": _mc({}, "mc"),
     "mc4": _mc({"level": 4}, "mc4"),
     "mc5": _mc({"level": 5}, "mc5"),

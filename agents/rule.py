@@ -23,6 +23,7 @@ fields, exactly what :func:`fh_env.view.seat_view` would give it):
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from functools import lru_cache
 
 from fh_env import actions as A
@@ -527,8 +528,35 @@ def hand_tricks(hand: int, strain: int, rules: Rules) -> float:
     return tricks
 
 
-def nullo_danger(hand: int, rules: Rules, exchange: bool) -> float:
-    """How likely a nullo declarer with ``hand`` is to take a trick (0 = very safe)."""
+@dataclass(frozen=True)
+class BidParams:
+    """The rule bot's bidding constants (tricks; ``make_bot("rule:nt_risk=0.5")`` sets one)."""
+
+    partner_unknown: float = 2.0  # the partner has not called yet
+    partner_passed: float = 1.2
+    partner_raise: float = 2.5  # partner bid this strain at level L: it counts L - 2.5
+    partner_other: float = 1.5  # partner bid another strain
+    partner_nullo: float = 0.5
+    kitty: float = 0.6  # what a 3-card kitty adds (scaled by the kitty size)
+    nt_risk: float = 1.0  # notrump has no trumps to stop a long suit
+    opponents_strain: float = 0.5  # an opponent bid this strain: its trumps sit over ours
+    strain_margin: float = 0.5  # strains this close to the best estimate compete on value
+    nullo_limit: float = 1.0  # the most nullo danger bid as nullo / double nullo
+    open_nullo_limit: float = -0.5
+    nullo_kitty: float = 0.4  # nullo danger of each unknown kitty card taken
+    nullo_void: float = 0.7  # a void lets a nullo declarer shed its dangerous cards
+
+
+DEFAULT_PARAMS = BidParams()
+
+
+def nullo_danger(hand: int, rules: Rules, exchange: bool,
+                 p: BidParams = DEFAULT_PARAMS) -> float:
+    """How likely a nullo declarer with ``hand`` is to take a trick (0 = very safe).
+
+    With an exchange the ``kitty_size`` most dangerous cards are counted as discarded, and each
+    kitty card taken in their place adds a little danger.
+    """
     ctx = NT_JOKERS_LOW if rules.jokers_low_in_nullo else NT_STANDARD
     if exchange and rules.kitty_size:
         worst = sorted(_nullo_danger_cards(hand, ctx), reverse=True)[:rules.kitty_size]
@@ -536,38 +564,40 @@ def nullo_danger(hand: int, rules: Rules, exchange: bool) -> float:
             hand &= ~(1 << c)
     danger = sum(d for d, _ in _nullo_danger_cards(hand, ctx))
     voids = sum(1 for s in range(4) if not hand & SUIT_MASK[ctx][s])
-    return danger - 0.7 * voids + (0.4 * rules.kitty_size if exchange else 0.0)
+    return danger - p.nullo_void * voids + (p.nullo_kitty * rules.kitty_size if exchange else 0.0)
 
 
-def _partner_allowance(view: SeatView, strain: int) -> float:
+def _partner_allowance(view: SeatView, strain: int, p: BidParams) -> float:
     partner = (view.seat + 2) % 4
     calls = [a for s, a in view.calls if s == partner]
     if not calls:
-        return 2.0
+        return p.partner_unknown
     bids = [a for a in calls if a != A.PASS]
     if not bids:
-        return 1.2
+        return p.partner_passed
     last = bids[-1]
     if last in NULLO_TYPES:
-        return 0.5
+        return p.partner_nullo
     if not A.is_ordinary_bid(last):
-        return 1.2
+        return p.partner_passed
     if A.bid_strain(last) == strain:
-        return A.bid_level(last) - 2.5
-    return 1.5 if strain != A.NT else 2.0
+        return A.bid_level(last) - p.partner_raise
+    return p.partner_other
 
 
-def strain_estimates(view: SeatView) -> list[float]:
+def strain_estimates(view: SeatView, p: BidParams = DEFAULT_PARAMS) -> list[float]:
     """Tricks the partnership may expect in each strain S C D H NT with this seat declaring."""
     rules = view.rules
-    kitty = 0.6 * rules.kitty_size / 3
+    kitty = p.kitty * rules.kitty_size / 3
     out = []
     opp_strains = {A.bid_strain(a) for s, a in view.calls
                    if s % 2 != view.seat % 2 and A.is_ordinary_bid(a)}
     for strain in range(5):
-        est = hand_tricks(view.hand, strain, rules) + kitty + _partner_allowance(view, strain)
-        if strain in opp_strains and strain != A.NT:
-            est -= 0.5
+        est = hand_tricks(view.hand, strain, rules) + kitty + _partner_allowance(view, strain, p)
+        if strain == A.NT:
+            est -= p.nt_risk
+        elif strain in opp_strains:
+            est -= p.opponents_strain
         out.append(est)
     return out
 
@@ -580,7 +610,7 @@ def _exchanges_in(rules: Rules, bid: int) -> bool:
     return rules.nullo_kitty != "never" or bid not in NULLO_TYPES
 
 
-def choose_call(view: SeatView) -> int:
+def choose_call(view: SeatView, p: BidParams = DEFAULT_PARAMS) -> int:
     """The rule bot's call in the auction."""
     legal = view.legal
     rules = view.rules
@@ -588,20 +618,20 @@ def choose_call(view: SeatView) -> int:
         return legal.bit_length() - 1
     hand = view.hand
     # nullo-type bids on hands of low cards
-    nullo_ok = {b: legal >> b & 1 for b in NULLO_TYPES}
-    if any(nullo_ok.values()):
-        for bid, limit in ((A.OPEN_NULLO, -0.5), (A.DOUBLE_NULLO, 1.0), (A.NULLO, 1.0)):
-            if nullo_ok[bid] and nullo_danger(hand, rules, _exchanges_in(rules, bid)) <= limit:
-                return bid
+    for bid, limit in ((A.OPEN_NULLO, p.open_nullo_limit), (A.DOUBLE_NULLO, p.nullo_limit),
+                       (A.NULLO, p.nullo_limit)):
+        if legal >> bid & 1 and nullo_danger(hand, rules, _exchanges_in(rules, bid), p) <= limit:
+            return bid
     if legal >> A.MISDEAL & 1:
         return A.MISDEAL
-    est = strain_estimates(view)
+    est = strain_estimates(view, p)
     limited = rules.bidding_rounds != "unlimited"
     best, best_value = -1, -1
+    best_est = max(est)
     for strain in range(5):
         top = min(10, int(est[strain]))
-        if top < 6:
-            continue
+        if top < 6 or est[strain] < best_est - p.strain_margin:
+            continue  # among the strains we expect most tricks in, the most valuable
         candidates = [A.bid_action(level, strain) for level in range(6, top + 1)
                       if legal >> A.bid_action(level, strain) & 1]
         if not candidates:
@@ -627,11 +657,13 @@ def choose_call(view: SeatView) -> int:
 class RuleBot:
     """The rule-based player; deterministic (it does not use its generator)."""
 
-    name = "rule"
+    def __init__(self, params: BidParams = DEFAULT_PARAMS, name: str = "rule") -> None:
+        self.params = params
+        self.name = name
 
     def act(self, view: SeatView, rng: random.Random) -> int:
         if view.phase == Phase.AUCTION:
-            return choose_call(view)
+            return choose_call(view, self.params)
         if view.phase == Phase.EXCHANGE:
             return choose_discard(view.hand, view.contract, view.context, view.discards_left)
         return choose_play(view.seat, view.hand, view.legal, view.unseen, view.trick,

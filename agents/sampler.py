@@ -44,7 +44,7 @@ from typing import Iterator
 
 from fh_env import actions as A
 from fh_env.cards import DECKS, JOKER, JOKER_BITS, NT_STANDARD, TABLES, cards_of, mask_of
-from fh_env.engine import State
+from fh_env.engine import Phase, State
 from fh_env.view import SeatView
 
 KITTY = 4  # slot index of the kitty; slots 0..3 are the seats' hands
@@ -145,6 +145,9 @@ class Determinizer:
             if self.known[s] < 0:
                 caps[s] = view.hand_sizes[s]
         kitty_now = len(DECKS[rules.deck]) - sum(view.hand_sizes) - all_played.bit_count()
+        if kitty_now != self.k - (view.discards_left if view.phase == Phase.EXCHANGE else 0):
+            raise InconsistentView(f"hand sizes {view.hand_sizes} leave {kitty_now} cards for "
+                                   f"the kitty")
         if known_kitty is None:
             caps[KITTY] = kitty_now
         unseen = view.unseen
