@@ -20,7 +20,9 @@ Rewards             the learner's team reward of the AEC env (``reward``: diff/p
 Episode end         ``terminated`` when the hand (``episode="hand"``) or game is over, or after
                     an illegal action (reward ``illegal_reward``); never truncated
 Info                ``seat``: the learner seat on turn (-1 at the end), ``illegal``: bool, and
-                    from the end of the first hand the AEC env's hand infos (``contract``, …)
+                    the AEC env's hand infos (``contract``, ``declarer``, ``tricks``, …), all
+                    numbers: ``contract`` is ``NO_HAND`` (-2) and ``declarer`` -1 where the AEC
+                    env has None (before the first hand ends, or a hand thrown in)
 ==================  ==============================================================
 
 Arguments: ``seats`` — one seat ``(s,)`` or a team ``(s, s + 2)``; ``opponents`` and ``partner``
@@ -56,6 +58,8 @@ from .rules import Rules
 from .view import seat_view
 
 ENV_ID = "fh_env/FiveHundred-v0"
+#: ``info["contract"]`` where the AEC env has None: no hand ended yet, or it was thrown in.
+NO_HAND = -2
 
 
 def make_bot(spec: Any) -> Any:
@@ -67,6 +71,18 @@ def make_bot(spec: Any) -> Any:
     from agents.registry import make_bot as registry_make_bot
 
     return registry_make_bot(spec)
+
+
+def numeric_info(info: dict[str, Any]) -> dict[str, Any]:
+    """A copy of an AEC env info with numbers for its Nones (``contract`` ``NO_HAND``,
+    ``declarer`` -1): libraries that stack infos into arrays (Tianshou, TorchRL) cannot take
+    None (Tianshou stores NaN and then refuses its buffer; TorchRL cannot build a spec)."""
+    info = dict(info)
+    if info.get("contract", 0) is None:
+        info["contract"] = NO_HAND
+    if info.get("declarer", 0) is None:
+        info["declarer"] = -1
+    return info
 
 
 def _check_seats(seats: Sequence[int]) -> tuple[int, ...]:
@@ -178,7 +194,7 @@ class SingleSeatEnv(gym.Env):
         return reward
 
     def _info(self, illegal: bool) -> dict[str, Any]:
-        info = dict(self.game_env.infos[self._agent])
+        info = numeric_info(self.game_env.infos[self._agent])
         info["seat"] = self._seat
         info["illegal"] = illegal
         return info
