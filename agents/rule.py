@@ -532,19 +532,19 @@ def hand_tricks(hand: int, strain: int, rules: Rules) -> float:
 class BidParams:
     """The rule bot's bidding constants (tricks; ``make_bot("rule:nt_risk=0.5")`` sets one)."""
 
-    partner_unknown: float = 2.0  # the partner has not called yet
-    partner_passed: float = 1.2
-    partner_raise: float = 2.5  # partner bid this strain at level L: it counts L - 2.5
+    partner_unknown: float = 1.5  # the partner has not called yet
+    partner_passed: float = 1.5
+    partner_raise: float = 3.0  # partner bid this strain at level L: it counts L - 3
     partner_other: float = 1.5  # partner bid another strain
     partner_nullo: float = 0.5
-    kitty: float = 0.6  # what a 3-card kitty adds (scaled by the kitty size)
-    nt_risk: float = 1.0  # notrump has no trumps to stop a long suit
+    kitty: float = 0.0  # what a 3-card kitty adds (scaled by the kitty size)
+    nt_risk: float = 0.3  # notrump has no trumps to stop a long suit
     opponents_strain: float = 0.5  # an opponent bid this strain: its trumps sit over ours
     strain_margin: float = 0.5  # strains this close to the best estimate compete on value
     nullo_limit: float = 1.0  # the most nullo danger bid as nullo / double nullo
     open_nullo_limit: float = -0.5
     nullo_kitty: float = 0.4  # nullo danger of each unknown kitty card taken
-    nullo_void: float = 0.7  # a void lets a nullo declarer shed its dangerous cards
+    nullo_void: float = 0.3  # a void lets a nullo declarer shed its dangerous cards
 
 
 DEFAULT_PARAMS = BidParams()
