@@ -78,12 +78,12 @@ card blocks one per card id of :mod:`fh_env.cards` (0..45).  Indices::
 
 The auction (OpenSpiel bridge's compact form): ``auction_bids[b - 1, r]`` is set when seat
 ``r`` made bid ``b`` (actions 1..28), ``auction_passes[h - 1, r]`` when seat ``r`` passed while
-bid ``h`` was the high bid (row 28: before any bid).  Every bid outranks the bid before it and a
-seat calls at most once while one bid stands high, so each cell holds at most one call, and the
-order of the calls follows from the ranking and the clockwise turn: the two tables are the
-whole call history, with no cap on its length.  The one exception is ``scoring = "original"``
-with point-ranked nullo bids, whose ranking (§6.8: by value alone) is not transitive, so a bid
-can be repeated; a repeated call sets the same cell again (``num_calls`` still counts it).
+bid ``h`` was the high bid (row 28: before any bid).  A bid must outrank every earlier bid of
+the auction (the engine's reading of §2.5, which also holds for the non-transitive ranking of
+§6.8), so each bid is made at most once and their order is the order in which they outrank
+each other; a seat calls at most once while one bid stands high, in clockwise turn.  So each
+cell holds at most one call and the two tables are the whole call history: there is no cap on
+the number of calls to document (``num_calls`` counts them).
 
 A trick slot ``t`` (0..9) holds trick ``t``, finished or in progress: its leader, the card each
 seat played (one 46-entry row per relative seat) and the led suit (for a joker led without
