@@ -237,6 +237,9 @@ AUCTION_RULES = [
     Rules(raise_own_bid=True, reenter="always", misdeal=True),
     Rules(raise_own_bid=True, reenter="after_change", stick_the_dealer=True, bidding_rounds=4),
     Rules.preset("australian").replace(nullo_ranking="points", open_nullo_ties="lower"),
+    # §6.8: point-ranked nullo bids under the original table make a non-transitive ranking
+    Rules(scoring="original", nullo="anytime", nullo_ranking="points", open_nullo="anytime",
+          raise_own_bid=True, reenter="always"),
 ]
 
 
