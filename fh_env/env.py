@@ -57,6 +57,7 @@ Version history: v0 (observation version 1): the first release.
 
 from __future__ import annotations
 
+import importlib
 import os
 import random
 import sys
@@ -497,6 +498,10 @@ class _CallableModule(types.ModuleType):
 
     def __call__(self, *args: Any, **kwargs: Any) -> AECEnv:
         return env(*args, **kwargs)
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        # so that ``fh_env.env`` (and e.g. ``functools.partial(fh_env.env, ...)``) pickles
+        return importlib.import_module, (self.__name__,)
 
 
 sys.modules[__name__].__class__ = _CallableModule

@@ -559,3 +559,15 @@ def test_readme_random_play_example_runs() -> None:
     info = namespace["info"]
     assert set(info) >= {"contract", "declarer", "tricks", "hand_points", "game_points"}
     assert not namespace["env"].agents  # the hand was played to the end
+
+
+def test_env_factory_pickles_and_stays_callable() -> None:
+    """``fh_env.env`` keeps making envs (and pickles, for process pools) once the submodule
+    ``fh_env.env`` is imported, which replaces the package attribute with the module."""
+    import functools
+
+    make = pickle.loads(pickle.dumps(functools.partial(fh_env.env, rules="canadian")))
+    made = make()
+    made.reset(seed=1)
+    assert made.unwrapped.rules == Rules.preset("canadian")
+    assert pickle.loads(pickle.dumps(fh_env.env)) is fh_env.env
