@@ -31,7 +31,8 @@ Arguments of :func:`env` and :class:`raw_env`:
   after every step); ``render_seat``: whose cards the table shows (default: the agent on turn).
 * :func:`env` only, ``illegal_reward``: the reward of an agent that takes an illegal action,
   which ends the episode (PettingZoo's ``TerminateIllegalWrapper``); default -1 for
-  ``reward="win"``, else -1000 x ``reward_scale``, a loss larger than any hand can bring.
+  ``reward="win"``, else -1000 x ``reward_scale``, a loss larger than any hand brings under
+  the presets.
   :class:`raw_env` instead raises :class:`~fh_env.engine.IllegalActionError` naming the action,
   the phase and the legal actions.
 
