@@ -22,15 +22,15 @@ __all__ = [
 
 
 def env(**kwargs: Any):
-    """The wrapped PettingZoo AEC environment (see :mod:`fh_env.env`)."""
-    from .env import env as make_env
+    """The wrapped PettingZoo AEC environment (see :mod:`fh_env.aec`)."""
+    from .aec import env as make_env
 
     return make_env(**kwargs)
 
 
 def __getattr__(name: str) -> Any:
     if name == "raw_env":
-        from .env import raw_env
+        from .aec import raw_env
 
         return raw_env
     raise AttributeError(f"module 'fh_env' has no attribute {name!r}")

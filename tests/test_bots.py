@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import os
 import random
 
 import pytest
@@ -322,8 +321,6 @@ class _First:
         return view.legal_actions()[0]
 
 
-@pytest.mark.skipif(not os.path.exists(os.path.join(os.path.dirname(__file__), "..", "fh_env",
-                                                    "env.py")), reason="no fh_env.env")
 def test_bots_play_through_the_pettingzoo_env_as_on_the_engine():
     bots = [RuleBot(), RandomBot(), RuleBot(), RandomBot()]
     for seed in range(5):

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 import fh_env
 from agents.rule import RuleBot
 from fh_env import actions as A
-from fh_env.env import AGENTS
+from fh_env.aec import AGENTS
 from fh_env.observe import OBS_SIZE
 from fh_env.rules import Rules
 from fh_env.single import ENV_ID, SingleSeatEnv
