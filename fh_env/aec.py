@@ -58,11 +58,8 @@ Version history: v0 (observation version 1): the first release.
 
 from __future__ import annotations
 
-import importlib
 import os
 import random
-import sys
-import types
 from operator import attrgetter, index
 from pathlib import Path
 from typing import Any
@@ -483,26 +480,7 @@ def _register() -> None:
     except ImportError:  # PettingZoo before the registry
         return
     if ENV_NAME.replace("_v", "-v") not in aec_registry:
-        register("aec", ENV_NAME, entry_point="fh_env.env:env")
+        register("aec", ENV_NAME, entry_point="fh_env:env")
 
 
 _register()
-
-
-class _CallableModule(types.ModuleType):
-    """``fh_env.env(...)`` must stay the env factory after this module is imported.
-
-    Importing the submodule ``fh_env.env`` makes the import system set the package attribute
-    ``fh_env.env`` to this module, hiding the package's ``env()`` function; calling the module
-    calls :func:`env` instead, so both spellings keep working.
-    """
-
-    def __call__(self, *args: Any, **kwargs: Any) -> AECEnv:
-        return env(*args, **kwargs)
-
-    def __reduce__(self) -> tuple[Any, tuple[str]]:
-        # so that ``fh_env.env`` (and e.g. ``functools.partial(fh_env.env, ...)``) pickles
-        return importlib.import_module, (self.__name__,)
-
-
-sys.modules[__name__].__class__ = _CallableModule
