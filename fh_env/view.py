@@ -90,7 +90,10 @@ def seat_view(state: State, seat: int) -> SeatView:
     exchanges = tuple((s, picked, discarded) for s, picked, discarded in state.exchanges
                       if s == seat)
     exposed = state.hands[state.declarer] if state.exposed and seat != state.declarer else 0
-    return SeatView(
+    # Filling __dict__ directly skips the frozen dataclass's 30 guarded __setattr__ calls (about
+    # 3x faster); the fields are exactly those of SeatView, which a test checks.
+    view = object.__new__(SeatView)
+    view.__dict__.update(
         rules=state.rules,
         seat=seat,
         phase=state.phase,
@@ -121,3 +124,4 @@ def seat_view(state: State, seat: int) -> SeatView:
         hands_played=state.hands_played,
         legal=state.legal_mask() if state.turn == seat else 0,
     )
+    return view

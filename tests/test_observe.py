@@ -299,3 +299,14 @@ def test_observation_is_encode_and_mask_in_one() -> None:
         assert np.array_equal(obs["observation"], encode(view))
         assert np.array_equal(obs["action_mask"], action_mask(view))
         assert obs["action_mask"].dtype == np.int8 and obs["action_mask"].shape == (A.NUM_ACTIONS,)
+
+
+def test_seat_view_sets_exactly_the_fields_of_seat_view() -> None:
+    """seat_view fills the frozen dataclass's __dict__ directly, so check it misses none."""
+    import dataclasses
+
+    from fh_env import State, seat_view
+
+    view = seat_view(State(seed=3), 1)
+    assert set(vars(view)) == {f.name for f in dataclasses.fields(view)}
+    assert view == dataclasses.replace(view)  # a normally constructed copy compares equal
