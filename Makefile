@@ -8,7 +8,7 @@ STAMP := $(VENV)/.stamp
 # editable_mode=compat puts the repo root on sys.path, so top-level packages
 # added after `make venv` (agents/, train/, ...) still import from console scripts.
 
-.PHONY: venv test train bench clean
+.PHONY: venv test train bench clean test-recipes
 
 venv: $(STAMP)
 
@@ -21,6 +21,22 @@ $(STAMP): pyproject.toml Makefile
 
 test: venv
 	OMP_NUM_THREADS=1 $(VENV)/bin/python -m pytest -q -n 2 tests
+
+# The recipes of examples/ with the optional RL libraries (SB3, Tianshou, TorchRL, RLlib), in a
+# virtualenv of their own: they are heavy, and ray[rllib] pins gymnasium.
+RECIPES_VENV  ?= .venv-recipes
+RECIPES_STAMP := $(RECIPES_VENV)/.stamp
+
+$(RECIPES_STAMP): pyproject.toml Makefile
+	test -x $(RECIPES_VENV)/bin/python || $(PYTHON) -m venv $(RECIPES_VENV)
+	$(RECIPES_VENV)/bin/python -m pip install -q --upgrade pip
+	$(RECIPES_VENV)/bin/python -m pip install -q '$(TORCH)'
+	$(RECIPES_VENV)/bin/python -m pip install -q -e '.[test,sb3,tianshou,torchrl,rllib]' --config-settings editable_mode=compat
+	touch $(RECIPES_STAMP)
+
+# -o addopts= : pyproject's addopts leave tests/recipes out of the core run.
+test-recipes: $(RECIPES_STAMP)
+	OMP_NUM_THREADS=1 $(RECIPES_VENV)/bin/python -m pytest -q -o addopts= tests/recipes
 
 train: venv
 	$(VENV)/bin/fh-train --config configs/train/quick.toml
