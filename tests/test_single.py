@@ -19,7 +19,7 @@ from fh_env import actions as A
 from fh_env.aec import AGENTS
 from fh_env.observe import OBS_SIZE
 from fh_env.rules import Rules
-from fh_env.single import ENV_ID, SingleSeatEnv
+from fh_env.single import ENV_ID, NO_HAND, SingleSeatEnv, numeric_info
 from fh_env.view import seat_view
 
 from conftest import deal
@@ -216,3 +216,18 @@ def test_render_and_pickle():
     obs_a = env.step(int(np.flatnonzero(env.action_masks())[0]))[0]
     obs_b = clone.step(int(np.flatnonzero(clone.action_masks())[0]))[0]
     np.testing.assert_array_equal(obs_a["observation"], obs_b["observation"])
+
+
+def test_infos_are_numbers_from_reset_on():
+    """Libraries that stack infos into arrays (Tianshou, TorchRL) cannot take None."""
+    env = SingleSeatEnv(seats=(0,), opponents="rule")
+    _, info = env.reset(seed=2)
+    assert (info["contract"], info["declarer"], info["seat"]) == (NO_HAND, -1, 0)
+    keys = set(info)
+    _, _, info = play_out(env, 2, np.random.default_rng(0))
+    assert set(info) == keys and info["seat"] == -1
+    for value in info.values():
+        assert np.asarray(value).dtype.kind in "biuf", info
+    assert numeric_info({"contract": 5, "declarer": 2}) == {"contract": 5, "declarer": 2}
+    assert numeric_info({"contract": None, "declarer": None}) == {"contract": NO_HAND,
+                                                                  "declarer": -1}
