@@ -231,3 +231,22 @@ def test_infos_are_numbers_from_reset_on():
     assert numeric_info({"contract": 5, "declarer": 2}) == {"contract": 5, "declarer": 2}
     assert numeric_info({"contract": None, "declarer": None}) == {"contract": NO_HAND,
                                                                   "declarer": -1}
+
+
+def test_a_checkpoint_plays_the_other_seats(tmp_path):
+    """``opponents="neural:PATH"``: the bots come from agents.registry, checkpoints included."""
+    import torch
+
+    from agents import neural
+
+    rules = Rules()
+    net = neural.PolicyNet(OBS_SIZE, [8])
+    path = tmp_path / "tiny.pt"
+    torch.save({"format": neural.FORMAT, "obs_version": fh_env.observe.OBS_VERSION,
+                "obs_size": OBS_SIZE, "num_actions": A.NUM_ACTIONS, "rules": rules.to_dict(),
+                "policy": {"hidden_sizes": [8], "state_dict": net.state_dict()}}, path)
+    env = SingleSeatEnv(rules=rules, seats=(0,), opponents=f"neural:{path}", partner="rule")
+    assert isinstance(env.bots[1], neural.NeuralBot) and env.bots[1] is env.bots[3]
+    assert type(env.bots[2]).__name__ == "RuleBot"
+    _, _, info = play_out(env, 4, np.random.default_rng(0))
+    assert info["hands_done"] == 1
