@@ -13,7 +13,7 @@ every candidate, so the comparison is paired.
 * Auction: a few candidate calls (pass, the rule bot's call, the cheapest bids of the strongest
   strains up to one level above the rule bot's trick estimate, nullo-type bids on low hands);
   the rest of the auction, the kitty exchange and the play are simulated with the rule bot;
-  ``bid_samples`` worlds (half of ``samples`` by default).
+  ``bid_samples`` worlds (``samples`` by default).
 * ``infer=True`` ("reads the auction"): worlds are kept with probability ``infer_eps ** d``,
   where ``d`` counts the other players' calls that the rule bot would not have made with that
   world's cards (a bid of the right strain at another level counts one half), drawing up to
@@ -95,7 +95,7 @@ class MCBot:
         if rollout not in ("rule", "random"):
             raise ValueError(f"unknown rollout policy {rollout!r}; use 'rule' or 'random'")
         self.samples = samples
-        self.bid_samples = bid_samples if bid_samples is not None else max(1, samples // 2)
+        self.bid_samples = bid_samples if bid_samples is not None else samples
         self.infer = infer
         self.discard_candidates = discard_candidates
         self.rollout_policy = rollout
@@ -103,6 +103,7 @@ class MCBot:
         self.max_draws = max_draws
         self.name = name or f"mc:samples={samples}" + (",infer=1" if infer else "")
         self._rule = RuleBot()
+        self.rollouts = 0  # rollouts played so far (for benchmarks)
 
     # ------------------------------------------------------------------ candidates
     def candidates(self, view: SeatView) -> list[int]:
@@ -185,6 +186,7 @@ class MCBot:
                 state.apply(action)
                 rollout(state, rng, self.rollout_policy)
                 totals[i] += team_score(state, team)
+            self.rollouts += len(candidates)
         return totals
 
 

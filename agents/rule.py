@@ -382,7 +382,8 @@ def state_play(state: State) -> int:
     seat = state.turn
     hands = state.hands
     hand = hands[seat]
-    played = _deck_mask(state.rules) & ~(hands[0] | hands[1] | hands[2] | hands[3] | state.kitty)
+    deck = DECK_MASKS[state.rules.deck]
+    played = deck & ~(hands[0] | hands[1] | hands[2] | hands[3] | state.kitty)
     known = hand | played
     exposed = 0
     if state.exposed and seat != state.declarer:
@@ -390,15 +391,13 @@ def state_play(state: State) -> int:
         known |= exposed
     if state.exchanges and state.exchanges[-1][0] == seat:
         known |= state.kitty
-    unseen = _deck_mask(state.rules) & ~known
+    unseen = deck & ~known
     return choose_play(seat, hand, state.legal_mask(), unseen, state.trick, state.leader,
                        state.led, state.context, state.contract, state.declarer,
                        state.sitting_out, state.voids, exposed)
 
 
-@lru_cache(maxsize=None)
-def _deck_mask(rules: Rules) -> int:
-    return mask_of(DECKS[rules.deck])
+DECK_MASKS = {name: mask_of(deck) for name, deck in DECKS.items()}
 
 
 # ----------------------------------------------------------------------------- exchange
@@ -473,11 +472,12 @@ def _suit_orders(deck: str, ctx: int) -> tuple[tuple[int, ...], ...]:
 
 def _honour_tricks(hand: int, order: tuple[int, ...], discount: float) -> tuple[float, int]:
     """Tricks from top cards of one suit, and how many of our cards there count for little."""
-    n_mine = sum(1 for c in order if hand >> c & 1)
-    below_mine = n_mine
+    below_mine = sum(1 for c in order if hand >> c & 1)
     missing = 0
     tricks, weak = 0.0, 0
     for c in order:
+        if not below_mine:
+            break
         if hand >> c & 1:
             below_mine -= 1
             if missing == 0:
@@ -496,11 +496,15 @@ def _honour_tricks(hand: int, order: tuple[int, ...], discount: float) -> tuple[
 
 def hand_tricks(hand: int, strain: int, rules: Rules) -> float:
     """An estimate of the tricks ``hand`` takes alone with ``strain`` trumps (4 = notrump)."""
+    ctx = strain
     if strain == A.NT:
         ctx = 5 if rules.notrump_ranking == "j5" else NT_STANDARD
-    else:
-        ctx = strain
-    orders = _suit_orders(rules.deck, ctx)
+    return _hand_tricks(hand, strain, ctx, rules.deck)
+
+
+@lru_cache(maxsize=1 << 16)
+def _hand_tricks(hand: int, strain: int, ctx: int, deck: str) -> float:
+    orders = _suit_orders(deck, ctx)
     tricks = 0.0
     if strain < A.NT:
         trumps = (hand & SUIT_MASK[ctx][strain]).bit_count()
