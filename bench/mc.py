@@ -4,7 +4,7 @@ Collects decision points from rule-bot hands (auction, kitty exchange and play; 
 with a choice), lets each ``mc`` level decide at every one of them (CPU time of this process),
 and reports milliseconds per decision by phase, decisions per second and rollouts per second
 (one rollout = one candidate action played out to the end of the hand in one sampled world).
-Also the speed of bare rollouts from the start of the play and of the sampler.
+Also the speed of bare rollouts (from play positions) and of the sampler.
 """
 
 from __future__ import annotations
