@@ -33,9 +33,8 @@ from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED_LI
 from ray.rllib.utils.torch_utils import FLOAT_MIN
 from ray.tune.registry import register_env
 
+import fh_env
 import recipe_common as rc
-# Imported by name: a function that calls ``fh_env.env(...)`` cannot be sent to Ray's workers
-from fh_env.aec import env as aec_env
 
 ENV_NAME = "five_hundred"
 POLICY = "shared"
@@ -43,8 +42,8 @@ POLICY = "shared"
 
 def make_env(config: dict[str, Any]) -> PettingZooEnv:
     """The AEC env for RLlib (``env_config``: ``rules``, ``reward_scale``)."""
-    return PettingZooEnv(aec_env(rules=config.get("rules"),
-                                 reward_scale=config.get("reward_scale", 0.01)))
+    return PettingZooEnv(fh_env.env(rules=config.get("rules"),
+                                    reward_scale=config.get("reward_scale", 0.01)))
 
 
 class MaskedPPOModule(DefaultPPOTorchRLModule):
