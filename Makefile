@@ -41,7 +41,9 @@ test-recipes: $(RECIPES_STAMP)
 train: venv
 	$(VENV)/bin/fh-train --config configs/train/quick.toml
 
+# The peers of the table (OpenSpiel) come with the bench extra.
 bench: venv
+	$(VENV)/bin/python -m pip install -q -e '.[bench]' --config-settings editable_mode=compat
 	$(VENV)/bin/python -m bench
 
 clean:

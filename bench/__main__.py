@@ -1,8 +1,286 @@
-"""Entry point for `python -m bench`."""
+"""Every benchmark as one command: ``python -m bench [--seconds S] [--runs N] [--only A,B]
+[--json PATH] [--quick]``.
+
+Prints one table: each of our systems beside a reference measured in the same run, and the ratio
+ours ÷ reference (the headline: absolute rates move with the machine and its load, ratios much
+less).  Every figure is a median over ``--runs`` runs.  The sections (``--only``):
+
+* ``engine``: the reference engine, random full hands/s and actions/s, default rules and
+  american-double-nullo, against a bare-Python loop of the same kind of work (``bench.engine``);
+* ``env``: the AEC env, agent steps/s and hands/s through ``agent_iter``/``last``/``step``,
+  against PettingZoo's ``connect_four_v3`` ``env()`` and ``raw_env()`` (``bench.env``);
+* ``vector``: the numba fast core at several batch sizes N, against the engine (``bench.vector``);
+* ``mc``: milliseconds per Monte Carlo decision at each level, against the time of one random
+  engine hand (``bench.mc``);
+* ``peers``: OpenSpiel's ``euchre`` and ``bridge`` driven from Python, with and without an
+  observation tensor and legal mask per decision, against our engine doing the same
+  (``bench.peers``; OpenSpiel comes with ``pip install '.[bench]'``).
+
+The whole table, the settings, the machine (CPUs, Python, library versions, load average) and a
+timestamp go to ``--json PATH`` (default ``bench/results/<timestamp>.json``, git-ignored), so that
+runs can be compared over time.  ``--quick`` shortens everything, for a smoke test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from dataclasses import asdict, dataclass
+from typing import Any, Callable
+
+from bench import common
+
+SECTIONS = ("engine", "env", "vector", "mc", "peers")
+Row = dict[str, Any]
 
 
-def main() -> None:
-    print("no benchmarks yet")
+@dataclass(frozen=True)
+class Settings:
+    seconds: float
+    runs: int
+    quick: bool
+    sizes: tuple[int, ...]  # vector: batch sizes N
+    positions: int  # mc: decision points
+    levels: tuple[int, ...]  # mc: levels timed
+
+
+def settings(seconds: float | None, runs: int | None, quick: bool) -> Settings:
+    """The defaults, or the short ones of ``--quick``; explicit ``--seconds``/``--runs`` win."""
+    if quick:
+        return Settings(seconds if seconds is not None else 0.1, runs or 3, True, (1, 64), 4,
+                        (4,))
+    return Settings(seconds if seconds is not None else 1.0, runs or 5, False,
+                    (1, 64, 1024, 4096), 30, (4, 5, 6))
+
+
+def row(section: str, system: str, clock: str, value: float, unit: str,
+        value2: float | None = None, unit2: str | None = None, ratio: float | None = None,
+        ratio_of: str | None = None) -> Row:
+    """One line of the table: a system, its main figure (and a second one), measured on
+    ``clock`` ("cpu": per CPU second of this process, "wall"), and the headline ratio."""
+    return {"section": section, "system": system, "clock": clock, "value": value, "unit": unit,
+            "value2": value2, "unit2": unit2, "ratio": ratio, "ratio_of": ratio_of}
+
+
+# ---------------------------------------------------------------------------------- sections
+def engine_section(s: Settings) -> tuple[dict[str, Any], list[Row]]:
+    from bench import engine
+
+    raw = engine.measure(s.seconds, s.runs)
+    rows = [row("engine", "bare-Python reference loop (deal 43, 50 choices)", "wall",
+                raw["reference_loops_per_s"], "loops/s")]
+    for name, r in raw["rules"].items():
+        rows.append(row("engine", f"engine random hands, {name}", "wall", r["hands_per_s"],
+                        "hands/s", r["actions_per_s"], "actions/s",
+                        r["hands_per_reference_loop"], "hands ÷ reference loops"))
+    return raw, rows
+
+
+def env_section(s: Settings) -> tuple[dict[str, Any], list[Row]]:
+    import fh_env
+    from bench import env as bench_env
+    from fh_env.aec import raw_env
+
+    bench_env._connect_four()  # stands pygame in where it is missing (rendering only)
+    from pettingzoo.classic import connect_four_v3
+
+    makers: dict[str, Callable[[], Any]] = {
+        "fh_env.env()": fh_env.env, "fh_env.raw_env()": raw_env,
+        "connect_four_v3.env()": connect_four_v3.env,
+        "connect_four_v3.raw_env()": connect_four_v3.raw_env}
+    ours_of = {"fh_env.env()": "connect_four_v3.env()",
+               "fh_env.raw_env()": "connect_four_v3.raw_env()"}
+
+    def play(make: Callable[[], Any], seed: list[int]) -> dict[str, float]:
+        seed[0] += 1000
+        steps, episodes = bench_env.random_play(make, s.seconds, seed=seed[0])
+        return {"steps_per_cpu_s": steps, "episodes_per_cpu_s": episodes}
+
+    seeds = {name: [0] for name in makers}
+    runs = common.rounds({name: (lambda m=m, sd=seeds[name]: play(m, sd))
+                          for name, m in makers.items()}, s.runs)
+    figures: dict[str, dict[str, Any]] = common.medians(runs)
+    rows = []
+    for name, f in figures.items():
+        ref = ours_of.get(name)
+        ratio = (common.median_ratio(runs, name, ref, "steps_per_cpu_s") if ref else None)
+        episodes = "hands/s" if name.startswith("fh_env") else "games/s"
+        label = name if ref else f"peer: PettingZoo {name}"
+        rows.append(row("env", label, "cpu", f["steps_per_cpu_s"], "agent steps/s",
+                        f["episodes_per_cpu_s"], episodes, ratio,
+                        f"agent steps ÷ {ref}" if ref else None))
+        if ref:
+            f["steps_ratio_to_" + ref] = ratio
+    return {"seconds": s.seconds, "runs": s.runs, "systems": figures}, rows
+
+
+def vector_section(s: Settings) -> tuple[dict[str, Any], list[Row]]:
+    from bench import vector
+
+    raw = vector.measure("australian", list(s.sizes), s.seconds, s.runs)
+    rows = []
+    for r in raw["results"]:
+        if r["what"] == "engine":
+            rows.append(row("vector", "engine (reference), one game at a time", "cpu",
+                            r["hands_per_cpu_s"], "hands/s"))
+        elif r["what"] == "fast_jit":
+            rows.append(row("vector", f"fast core, compiled random hands, N={r['n']}", "cpu",
+                            r["hands_per_cpu_s"], "hands/s", ratio=r["ratio_cpu_s"],
+                            ratio_of="hands ÷ engine hands"))
+        else:
+            rows.append(row("vector", f"fast core, step() from Python, N={r['n']}", "cpu",
+                            r["hands_per_cpu_s"], "hands/s", r["core_hands_per_cpu_s"],
+                            "hands/s w/o numpy chooser", r["ratio_cpu_s"],
+                            "hands ÷ engine hands"))
+    return raw, rows
+
+
+def mc_section(s: Settings) -> tuple[dict[str, Any], list[Row]]:
+    from agents.mc import LEVELS, MCBot
+    from bench import engine, mc
+    from fh_env.rules import Rules
+
+    rules_name = "australian-no-nullo"
+    rules = Rules.preset(rules_name)
+    views = mc.decision_points(rules, s.positions)
+    bots = {f"mc{lv}": MCBot(samples=LEVELS[lv]) for lv in s.levels}
+
+    def reference() -> dict[str, float]:
+        hands, _, _, cpu = engine.random_hands(rules, s.seconds)
+        return {"ms_per_hand": 1000 * cpu / hands}
+
+    systems: dict[str, Callable[[], dict[str, Any]]] = {"engine": reference}
+    systems |= {name: (lambda b=bot: mc.time_bot(b, views)) for name, bot in bots.items()}
+    runs = common.rounds(systems, s.runs)
+    ref_ms = statistics.median(r["engine"]["ms_per_hand"] for r in runs)
+    bare = mc.bare_speed(rules, s.seconds)
+    rows = [row("mc", "engine random hand (reference)", "cpu", ref_ms, "ms/hand"),
+            row("mc", "bare rule-bot rollout from a play position", "cpu",
+                bare["rollouts_per_s"], "rollouts/s", bare["samples_per_s"], "sampler draws/s",
+                bare["rollouts_per_s"] * ref_ms / 1000, "rollouts ÷ random hands")]
+    raw: dict[str, Any] = {"rules": rules_name, "positions": len(views), "runs": s.runs,
+                           "engine_ms_per_random_hand": ref_ms, "bare": bare}
+    for name, bot in bots.items():
+        samples = [r[name] for r in runs]
+        figures = {key: statistics.median(x[key] for x in samples)
+                   for key in ("ms_per_decision", "decisions_per_s", "rollouts_per_s")}
+        phases = {p for x in samples for p in x["ms_by_phase"]}
+        figures["ms_by_phase"] = {p: statistics.median(x["ms_by_phase"][p] for x in samples
+                                                       if p in x["ms_by_phase"]) for p in phases}
+        ratio = statistics.median(r[name]["ms_per_decision"] / r["engine"]["ms_per_hand"]
+                                  for r in runs)
+        figures["decision_over_random_hand"] = ratio
+        raw[name] = figures
+        rows.append(row("mc", f"{name} decision ({bot.samples} worlds)", "cpu",
+                        figures["ms_per_decision"], "ms/decision", figures["rollouts_per_s"],
+                        "rollouts/s", ratio, "decision time ÷ random-hand time"))
+    return raw, rows
+
+
+def peers_section(s: Settings) -> tuple[dict[str, Any], list[Row]]:
+    from bench import peers
+
+    raw = peers.measure(s.seconds, s.runs)
+    rows = []
+    for name, f in raw["systems"].items():
+        ours = f["compared_with"]
+        rows.append(row("peers", name if ours is None else f"peer: {name}", "cpu",
+                        f["steps_per_cpu_s"], "agent steps/s", f["episodes_per_cpu_s"],
+                        "hands/s" if ours is None else "games/s", f["ours_over_this"],
+                        f"{ours} steps ÷ this" if ours else None))
+    return raw, rows
+
+
+RUNNERS: dict[str, Callable[[Settings], tuple[dict[str, Any], list[Row]]]] = {
+    "engine": engine_section, "env": env_section, "vector": vector_section, "mc": mc_section,
+    "peers": peers_section}
+
+
+# ---------------------------------------------------------------------------------- output
+def _number(x: float) -> str:
+    if x >= 1000:
+        return f"{x:,.0f}"
+    return f"{x:.1f}" if x >= 10 else f"{x:.2f}"
+
+
+def _ratio(x: float) -> str:
+    return f"{x:.0f}" if x >= 100 else f"{x:.1f}" if x >= 10 else f"{x:.3g}"
+
+
+def format_table(rows: list[Row]) -> str:
+    """The rows as one Markdown table (aligned, so it reads in a terminal too)."""
+    head = ["section", "system", "clock", "figure", "second figure", "ratio", "ratio is"]
+    body = [[r["section"], r["system"], r["clock"], f"{_number(r['value'])} {r['unit']}",
+             "" if r["value2"] is None else f"{_number(r['value2'])} {r['unit2']}",
+             "" if r["ratio"] is None else _ratio(r["ratio"]), r["ratio_of"] or ""]
+            for r in rows]
+    widths = [max(len(line[i]) for line in [head, *body]) for i in range(len(head))]
+    right = {3, 4, 5}
+
+    def line(cells: list[str]) -> str:
+        return "| " + " | ".join(c.rjust(w) if i in right else c.ljust(w)
+                                 for i, (c, w) in enumerate(zip(cells, widths))) + " |"
+
+    rule = "|" + "|".join("-" * (w + 1) + (":" if i in right else "-")
+                          for i, w in enumerate(widths)) + "|"
+    return "\n".join([line(head), rule, *map(line, body)])
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     epilog="sections: " + ", ".join(SECTIONS))
+    parser.add_argument("--seconds", type=float, help="length of one run (default 1; quick 0.1)")
+    parser.add_argument("--runs", type=int, help="runs per figure, median (default 5; quick 3)")
+    parser.add_argument("--only", help="comma list of sections (default all)")
+    parser.add_argument("--json", metavar="PATH",
+                        help="write the table as JSON here (default bench/results/<time>.json)")
+    parser.add_argument("--quick", action="store_true", help="short runs, for a smoke test")
+    args = parser.parse_args(argv)
+    only = SECTIONS if args.only is None else tuple(x.strip() for x in args.only.split(","))
+    unknown = [x for x in only if x not in SECTIONS]
+    if unknown:
+        parser.error(f"unknown section(s) {', '.join(unknown)}; sections: {', '.join(SECTIONS)}")
+    if (args.seconds is not None and args.seconds <= 0) or (args.runs is not None
+                                                              and args.runs < 1):
+        parser.error("--seconds must be positive and --runs at least 1")
+    s = settings(args.seconds, args.runs, args.quick)
+
+    stamp = common.timestamp()
+    record: dict[str, Any] = {
+        "timestamp": stamp, "command": " ".join(["python -m bench", *(argv if argv is not None
+                                                                         else sys.argv[1:])]),
+        "machine": common.machine_info(), "settings": asdict(s), "sections": {}, "seconds": {},
+        "table": [], "notes": []}
+    for name in SECTIONS:
+        if name not in only:
+            continue
+        print(f"measuring {name} ...", file=sys.stderr, flush=True)
+        start = time.perf_counter()
+        raw, rows = RUNNERS[name](s)
+        record["seconds"][name] = round(time.perf_counter() - start, 1)
+        record["sections"][name] = raw
+        record["table"] += rows
+    if "peers" in only and not record["sections"]["peers"]["openspiel"]:
+        record["notes"].append("OpenSpiel is not installed (pip install '.[bench]'): "
+                               "no euchre/bridge rows")
+    record["machine"]["load_average_end"] = common.load_average()
+
+    load = record["machine"]["load_average"]
+    print(f"{record['command']}   {stamp}, {record['machine']['cpu_count']} CPUs, "
+          f"load average {load} -> {record['machine']['load_average_end']}")
+    print(f"Every figure is a median of {s.runs} runs of {s.seconds:g} s; clock cpu = per CPU "
+          "second of this process, wall = per wall-clock second; ratio = ours ÷ the reference "
+          "measured in the same run.")
+    print(format_table(record["table"]))
+    for note in record["notes"]:
+        print(note)
+    path = common.write_json(args.json or common.default_json_path(stamp), record)
+    print(f"JSON: {path}")
+    return record
 
 
 if __name__ == "__main__":
