@@ -142,13 +142,14 @@ class FastGames:
         K.legal_masks(self.games[i: i + 1], self._rules, row)
         return np.flatnonzero(row[0]).tolist()
 
-    def step(self, actions: np.ndarray | Sequence[int]) -> None:
+    def step(self, actions: np.ndarray | Sequence[int], skip_negative: bool = False) -> None:
         """Apply one action per game for the seat on turn (see ``auto_reset`` for games whose
-        hand is over).  Raises IllegalActionError, changing nothing, if any action is illegal."""
+        hand is over).  Raises IllegalActionError, changing nothing, if any action is illegal.
+        With ``skip_negative`` a negative action leaves its game as it is (not even reset)."""
         acts = np.ascontiguousarray(actions, dtype=np.int64).reshape(-1)
         if acts.shape[0] != self.num_games:
             raise ValueError(f"step() needs {self.num_games} actions, got {acts.shape[0]}")
-        bad = K.step_all(self.games, self._rules, acts, self.auto_reset)
+        bad = K.step_all(self.games, self._rules, acts, self.auto_reset, bool(skip_negative))
         if bad >= 0:
             state = self.to_state(bad)
             raise IllegalActionError(f"game {bad}: " + state._illegal_message(int(acts[bad])))
@@ -242,20 +243,28 @@ class FastGames:
         st.exposed = bool(g["exposed"])
         st.scores = [int(x) for x in g["scores"]]
         st.winner = None if int(g["winner"]) < 0 else int(g["winner"])
-        st.result = self._result(g, st) if g["has_result"] else None
+        st.result = self._result(g) if g["has_result"] else None
         return st
 
     def to_states(self, index: Iterable[int] | None = None) -> list[State]:
         return [self.to_state(int(i)) for i in self._index(index)]
 
+    def result(self, i: int) -> HandResult | None:
+        """``to_state(i).result`` without the rest of the state: the result of game ``i``'s
+        hand once it is over, else None."""
+        g = self.games[i]
+        return self._result(g) if g["has_result"] else None
+
     @staticmethod
-    def _result(g: np.void, st: State) -> HandResult:
-        scores = (st.scores[0], st.scores[1])
+    def _result(g: np.void) -> HandResult:
+        scores = (int(g["scores"][0]), int(g["scores"][1]))
         thrown = THROWN_IN_NAMES[int(g["thrown_in"])]
         if thrown is not None:
             return HandResult(None, None, (0, 0), (0, 0), scores, None, thrown)
         made = int(g["made"])
-        return HandResult(st.contract, st.declarer if st.declarer >= 0 else None,
+        contract, declarer = int(g["contract"]), int(g["declarer"])
+        return HandResult(None if contract == NO_CONTRACT_YET else contract,
+                          declarer if declarer >= 0 else None,
                           (int(g["result_tricks"][0]), int(g["result_tricks"][1])),
                           (int(g["hand_points"][0]), int(g["hand_points"][1])), scores,
                           None if made < 0 else bool(made), None)

@@ -741,18 +741,23 @@ def legal_masks(games, rules, out):
 
 
 @njit(cache=True)
-def step_all(games, rules, actions, auto_reset):
+def step_all(games, rules, actions, auto_reset, skip_negative):
     """Apply each game's action for the seat on turn, unless one is illegal: then change
     nothing and return that game's index (else -1).  Games whose hand is over ignore their
-    action, or with ``auto_reset`` are dealt their next hand (a new game after the last)."""
+    action, or with ``auto_reset`` are dealt their next hand (a new game after the last).
+    With ``skip_negative`` a game whose action is negative is left as it is."""
     r = rules[0]
     for i in range(games.shape[0]):
         g = games[i]
+        if skip_negative and actions[i] < 0:
+            continue
         if g.phase < HAND_OVER and not is_legal(g, r, actions[i]):
             return i
     scratch = np.empty(64, np.int8)
     for i in range(games.shape[0]):
         g = games[i]
+        if skip_negative and actions[i] < 0:
+            continue
         if g.phase < HAND_OVER:
             apply(g, r, actions[i])
         elif auto_reset:

@@ -115,9 +115,13 @@ from .view import SeatView, seat_view
 OBS_VERSION = 1
 NUM_BIDS = A.DOUBLE_NULLO  # bid actions 1..28
 TRICK_WIDTH = 4 + 4 * NUM_CARDS + 4  # leader, the cards by seat, led suit
-_VALUE_SCALE = 500.0
+# Divisors of the scalar entries (fh_env.fastobs, the compiled encoder, reads them too).
+VALUE_SCALE = 500.0  # bid_value, scores and the point-valued rule options
+CALLS_SCALE = 32.0  # num_calls
+TRICKS_SCALE = 10.0  # tricks_won
+HANDS_SCALE = 10.0  # hands_played
 _ROUNDS_SCALE = 10.0
-_SCALES = {"hands_to_play": 10.0}  # every other integer option is divided by _VALUE_SCALE
+_SCALES = {"hands_to_play": 10.0}  # every other integer option is divided by VALUE_SCALE
 
 
 # ---------------------------------------------------------------------------- the layout
@@ -136,7 +140,7 @@ def _rules_layout() -> tuple[list[tuple[str, int, str]], list[tuple[str, str]]]:
         elif isinstance(f.default, bool):
             flags.append((f.name, 1, "0/1"))
         else:
-            values.append((f.name, f"value / {_SCALES.get(f.name, _VALUE_SCALE):g}"))
+            values.append((f.name, f"value / {_SCALES.get(f.name, VALUE_SCALE):g}"))
     return flags, values
 
 
@@ -195,7 +199,7 @@ _SHOWS, _HAND, _PICKED, _DISCARDED, _EXCHANGED = (_O[k] for k in ("shows_joker",
                                                                   "exchanged"))
 _EXPOSED, _VOIDS, _TRICKS, _RULES = (_O[k] for k in ("exposed", "voids", "tricks", "rules"))
 _NO_BID_ROW = NUM_BIDS  # row of auction_passes for passes before any bid
-_LED_SHIFT = 4 + 4 * NUM_CARDS
+LED_SHIFT = 4 + 4 * NUM_CARDS  # the led-suit entries inside a trick slot
 
 # _REL[me][seat]: a seat relative to the observer ``me``.
 _REL = tuple(tuple((s - me) % 4 for s in range(4)) for me in range(4))
@@ -211,7 +215,7 @@ _CARD_BITS = tuple(
     for me in range(4))
 # _SLOT_HEAD[me][leader][led]: the leader and led-suit bits of a trick slot.
 _SLOT_HEAD = tuple(
-    tuple(tuple(1 << _REL[me][leader] | 1 << (_LED_SHIFT + led) for led in range(4))
+    tuple(tuple(1 << _REL[me][leader] | 1 << (LED_SHIFT + led) for led in range(4))
           for leader in range(4))
     for me in range(4))
 
@@ -268,9 +272,9 @@ class _RulesData:
             if name == "bidding_rounds":
                 values.append(0.0 if value == "unlimited" else value / _ROUNDS_SCALE)
             else:
-                values.append(value / _SCALES.get(name, _VALUE_SCALE))
+                values.append(value / _SCALES.get(name, VALUE_SCALE))
         self.values = values
-        self.bid_values = [0.0] + [contract_value(rules, b) / _VALUE_SCALE
+        self.bid_values = [0.0] + [contract_value(rules, b) / VALUE_SCALE
                                    for b in range(1, NUM_BIDS + 1)]
         flags = np.unpackbits(np.frombuffer(flag_bits.to_bytes(16, "little"), np.uint8),
                               count=pos, bitorder="little")
@@ -294,6 +298,11 @@ def _rules_data(rules: Rules) -> _RulesData:
 @lru_cache(maxsize=64)
 def _rules_data_by_value(rules: Rules) -> _RulesData:
     return _RulesData(rules)
+
+
+def bid_values(rules: Rules) -> list[float]:
+    """The ``bid_value`` entry of each bid id 0..28 under ``rules`` (0.0 at 0: no bid)."""
+    return _rules_data(rules).bid_values
 
 
 def rules_features(rules: Rules) -> np.ndarray:
@@ -443,11 +452,12 @@ def _fill(view: SeatView, rd: _RulesData, out: np.ndarray, bits: int, count: int
     contract = view.contract
     bid = view.high_bid if contract is None else contract
     out[BINARY_SIZE:] = [
-        rd.bid_values[bid] if bid > 0 else 0.0, len(view.calls) / 32.0,
+        rd.bid_values[bid] if bid > 0 else 0.0, len(view.calls) / CALLS_SCALE,
         view.discards_left / view.kitty_size if view.discards_left else 0.0,
-        won[me] / 10.0, won[(me + 1) & 3] / 10.0, won[(me + 2) & 3] / 10.0,
-        won[(me + 3) & 3] / 10.0,
-        scores[team] / _VALUE_SCALE, scores[1 - team] / _VALUE_SCALE, view.hands_played / 10.0,
+        won[me] / TRICKS_SCALE, won[(me + 1) & 3] / TRICKS_SCALE,
+        won[(me + 2) & 3] / TRICKS_SCALE, won[(me + 3) & 3] / TRICKS_SCALE,
+        scores[team] / VALUE_SCALE, scores[1 - team] / VALUE_SCALE,
+        view.hands_played / HANDS_SCALE,
         *rd.values]
     return unpacked
 

@@ -1,8 +1,9 @@
 """A batch of games stepped together, for training: numpy arrays in, numpy arrays out.
 
-``VectorEnv(num_envs, rules, seed)`` holds ``num_envs`` engine :class:`~fh_env.engine.State` s
-(``states``).  Every row of the outputs belongs to one game and always describes the seat on
-turn in that game:
+``VectorEnv(num_envs, rules, seed)`` plays ``num_envs`` games on the compiled fast core
+(:class:`~fh_env.fastcore.FastGames`, which mirrors the engine exactly) and writes the outputs
+with :mod:`fh_env.fastobs` (byte for byte :mod:`fh_env.observe`).  Every row of the outputs
+belongs to one game and always describes the seat on turn in that game:
 
 ===========  ======================  =========================================================
 output       shape, dtype            meaning
@@ -27,22 +28,32 @@ so the whole sequence of deals is a pure function of the seed given to ``reset``
 step the row already shows the first decision of the next game.
 
 A negative action leaves its game untouched (its rows stay as they are, with zero reward and
-``done`` false): a trainer can let some games wait while others finish.
+``done`` false): a trainer can let some games wait while others finish.  An illegal action
+raises ``IllegalActionError`` and changes no game.
+
+``states`` reads the games as engine :class:`~fh_env.engine.State` s, converted from the fast
+core when a row is read (and kept until its game moves on): a game's object stays the same
+while the game goes on and is brought up to date each time it is read through ``states``.
+Reading it costs a conversion per row read, so a hot path should use the arrays (or
+:meth:`VectorEnv.encode_state` for a centralised critic).
 
 The output arrays are preallocated and overwritten in place by every call: copy what you keep.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import operator
+from collections.abc import Sequence
+from typing import Any, overload
 
 import numpy as np
 
-from . import observe
+from . import fastobs, observe
 from .actions import NUM_ACTIONS
-from .engine import State
+from .engine import State, deal_cards
+from .fastcore import FastGames
+from .fastcore_layout import GAME_OVER, HAND_OVER
 from .rules import Rules
-from .view import seat_view
 
 EPISODES = ("hand", "game")
 
@@ -74,7 +85,15 @@ class VectorEnv:
         self.hand_over = np.zeros(num_envs, dtype=bool)
         #: games started in each row since the last reset (game k uses game_seed(seed, i, k))
         self.games = np.zeros(num_envs, dtype=np.int64)
-        self.states: list[State] = []
+        # The games themselves; every deal comes from the engine's seeds (set_deals/next_hands).
+        self._fast = FastGames(self.num_envs, self.rules)
+        self._seeds = [0] * self.num_envs  # the engine seed of each row's current game
+        # Engine States handed out by `states`: each row's object, and the row's move count
+        # when the object was last brought up to date.
+        self._moves = np.zeros(num_envs, dtype=np.int64)
+        self._objects: list[State | None] = [None] * self.num_envs
+        self._synced = [0] * self.num_envs
+        self.states: Sequence[State] = _States(self)
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -83,53 +102,130 @@ class VectorEnv:
             if int(seed) < 0:
                 raise ValueError(f"seed must be a non-negative integer, not {seed}")
             self.seed = int(seed)
+        rows = np.arange(self.num_envs, dtype=np.int64)
+        self._retire(rows)
         self.games[:] = 0
-        self.states = [self._new_game(i) for i in range(self.num_envs)]
-        for i in range(self.num_envs):
-            self._observe(i)
+        self._new_games(rows)
+        self._observe(rows)
         return self.obs, self.mask, self.seat
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
                                           np.ndarray, dict[str, Any]]:
         """Apply one action per row (negative: leave that game alone); see the module docstring."""
-        actions = np.asarray(actions)
-        if actions.shape != (self.num_envs,):
-            raise ValueError(f"expected {self.num_envs} actions, got shape {actions.shape}")
+        acts = np.asarray(actions)
+        if acts.shape != (self.num_envs,):
+            raise ValueError(f"expected {self.num_envs} actions, got shape {acts.shape}")
+        acts = np.ascontiguousarray(acts, dtype=np.int64)
         self.rewards[:] = 0.0
         self.done[:] = False
         self.hand_over[:] = False
+        fast = self._fast
+        fast.step(acts, skip_negative=True)  # IllegalActionError, changing nothing, if illegal
+        moved = np.flatnonzero(acts >= 0)
+        self._moves[moved] += 1
         results: list[Any] = [None] * self.num_envs
-        for i, action in enumerate(actions.tolist()):
-            if action < 0:
-                continue
-            state = self.states[i]
-            state.apply(action)
-            if state.is_terminal:
-                result = state.result
-                assert result is not None
-                diff = result.hand_points[0] - result.hand_points[1]
-                self.rewards[i] = (diff, -diff, diff, -diff)
-                self.hand_over[i] = True
-                results[i] = result
-                if self.episode == "hand" or state.game_over:
-                    self.done[i] = True
-                    self.states[i] = state = self._new_game(i)
-                else:
-                    state.next_hand()
-            self._observe(i)
+        phase = fast.games["phase"][moved]
+        ended = moved[phase >= HAND_OVER]
+        if len(ended):
+            points = fast.games["hand_points"][ended]
+            diff = points[:, 0] - points[:, 1]
+            self.rewards[ended] = np.stack((diff, -diff, diff, -diff), axis=1)
+            self.hand_over[ended] = True
+            for i in ended.tolist():
+                results[i] = fast.result(i)
+            if self.episode == "hand":
+                over, going_on = ended, ended[:0]
+            else:
+                last = phase[phase >= HAND_OVER] == GAME_OVER
+                over, going_on = ended[last], ended[~last]
+            self.done[over] = True
+            if len(over):
+                self._retire(over)
+                self._new_games(over)
+            if len(going_on):
+                self._next_hands(going_on)
+        self._observe(moved)
         infos = {"hand_over": self.hand_over, "results": results}
         return self.obs, self.mask, self.rewards, self.seat, self.done, infos
 
+    def encode_state(self, rows: Any, seats: Any, out: np.ndarray | None = None) -> np.ndarray:
+        """``float32 [M, STATE_SIZE]``: ``observe.encode_state(states[rows[k]], seats[k])`` for
+        each k (centralised-critic input), computed from the fast core without ``states``."""
+        return fastobs.encode_state(self._fast, seats=seats, index=rows, out=out)
+
     # ------------------------------------------------------------------ internals
-    def _new_game(self, i: int) -> State:
-        state = State(self.rules, seed=game_seed(self.seed, i, int(self.games[i])))
-        self.games[i] += 1
+    def _new_games(self, rows: np.ndarray) -> None:
+        """Start the next game of each row in ``rows``: the engine's State(rules, seed)."""
+        hands = np.empty((len(rows), 4), dtype=np.uint64)
+        kitty = np.empty(len(rows), dtype=np.uint64)
+        dealers = np.empty(len(rows), dtype=np.int8)
+        for k, i in enumerate(rows.tolist()):
+            seed = self._seeds[i] = game_seed(self.seed, i, int(self.games[i]))
+            self.games[i] += 1
+            first = State(self.rules, seed=seed)  # its first dealer and deal, as the engine
+            hands[k], kitty[k], dealers[k] = first.hands, first.kitty, first.dealer
+        self._fast.set_deals(hands, kitty, dealers, index=rows, check=False)
+
+    def _next_hands(self, rows: np.ndarray) -> None:
+        """Deal the next hand of each row's game: the engine's State.next_hand()."""
+        hands = np.empty((len(rows), 4), dtype=np.uint64)
+        kitty = np.empty(len(rows), dtype=np.uint64)
+        deal_index = self._fast.games["deal_index"]
+        for k, i in enumerate(rows.tolist()):
+            hands[k], kitty[k] = deal_cards(self.rules, self._seeds[i], int(deal_index[i]))
+        self._fast.next_hands(hands, kitty, index=rows, check=False)
+
+    def _observe(self, rows: np.ndarray) -> None:
+        fastobs.observe_turn(self._fast, rows, self.obs, self.seat)
+        fastobs.action_masks(self._fast, out=self.mask)
+
+    def _state(self, i: int) -> State:
+        """Row ``i``'s game as an engine State: the row's object, brought up to date."""
+        state = self._objects[i]
+        if state is not None and self._synced[i] == self._moves[i]:
+            return state
+        fresh = self._fast.to_state(i)
+        fresh.seed = self._seeds[i]
+        if state is None:
+            state = self._objects[i] = fresh
+        else:
+            for name in State.__slots__:
+                setattr(state, name, getattr(fresh, name))
+        self._synced[i] = int(self._moves[i])
         return state
 
-    def _observe(self, i: int) -> None:
-        state = self.states[i]
-        seat = state.turn
-        view = seat_view(state, seat)
-        observe.encode(view, out=self.obs[i])
-        self.mask[i] = observe.action_mask(view)
-        self.seat[i] = seat
+    def _retire(self, rows: np.ndarray) -> None:
+        """Before the games of ``rows`` are replaced: leave each State handed out showing how
+        its game ended (as the engine's own object would), then forget it."""
+        for i in rows.tolist():
+            if self._objects[i] is not None:
+                self._state(i)
+                self._objects[i] = None
+
+
+class _States(Sequence[State]):
+    """``VectorEnv.states``: each row's game as an engine State, converted when read."""
+
+    def __init__(self, venv: VectorEnv) -> None:
+        self._venv = venv
+
+    def __len__(self) -> int:
+        return self._venv.num_envs
+
+    @overload
+    def __getitem__(self, i: int) -> State: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[State]: ...
+
+    def __getitem__(self, i: int | slice) -> State | list[State]:
+        n = self._venv.num_envs
+        if isinstance(i, slice):
+            return [self._venv._state(k) for k in range(*i.indices(n))]
+        k = operator.index(i)
+        if not -n <= k < n:
+            raise IndexError(f"row {k} out of range for {n} games")
+        return self._venv._state(k % n)
+
+    def __repr__(self) -> str:
+        return f"<states of {self._venv.num_envs} games>"
