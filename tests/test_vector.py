@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import numpy as np
@@ -10,7 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fh_env import PRESETS, Rules, State, observe, seat_view
+from fh_env import actions as A
 from fh_env.actions import MISDEAL, PASS
+from fh_env.engine import IllegalActionError
 from fh_env.vector import VectorEnv, game_seed
 
 
@@ -206,3 +209,78 @@ def test_matches_the_pettingzoo_env() -> None:
                 hands += 1
             else:
                 assert not any(env.terminations.values())
+
+
+@pytest.mark.parametrize("preset", ["australian", "american-double-nullo"])
+def test_whole_games_with_waiting_rows_match_the_engine(preset: str) -> None:
+    """episode="game": every observation, mask, reward and restart against engine States
+    dealt on with next_hand(), while random rows wait (action -1) on random steps; also
+    encode_state for random seats against observe.encode_state."""
+    rules = dataclasses.replace(Rules.preset(preset), game_over="hands", hands_to_play=3)
+    n, seed = 5, 21
+    venv = VectorEnv(n, rules, seed=seed, episode="game")
+    refs = [State(rules, seed=game_seed(seed, i, 0)) for i in range(n)]
+    games = [1] * n
+    rng = random.Random(3)
+    _check_rows(venv, refs)
+    hands = dones = 0
+    for _ in range(700):
+        actions = np.array([_pick(venv.mask[i], rng) if rng.random() < 0.8 else -1
+                            for i in range(n)])
+        _, _, rewards, _, done, infos = venv.step(actions)
+        for i, ref in enumerate(refs):
+            if actions[i] < 0:
+                assert not infos["hand_over"][i] and not rewards[i].any()
+                continue
+            ref.apply(int(actions[i]))
+            assert infos["hand_over"][i] == ref.is_terminal
+            if not ref.is_terminal:
+                assert not done[i] and not rewards[i].any() and infos["results"][i] is None
+                continue
+            hands += 1
+            diff = ref.result.hand_points[0] - ref.result.hand_points[1]
+            assert rewards[i].tolist() == [diff, -diff, diff, -diff]
+            assert infos["results"][i] == ref.result and done[i] == ref.game_over
+            if ref.game_over:
+                dones += 1
+                refs[i] = State(rules, seed=game_seed(seed, i, games[i]))
+                games[i] += 1
+            else:
+                ref.next_hand()
+        _check_rows(venv, refs)
+        rows = np.array(rng.sample(range(n), 3))
+        seats = np.array([rng.randrange(4) for _ in rows])
+        full = venv.encode_state(rows, seats)
+        for k, (i, s) in enumerate(zip(rows.tolist(), seats.tolist())):
+            np.testing.assert_array_equal(full[k], observe.encode_state(refs[i], s))
+    assert hands >= 20 and dones >= 4
+
+
+def test_an_illegal_action_raises_and_changes_nothing() -> None:
+    venv = VectorEnv(3, Rules(), seed=6)
+    before = [s.to_dict() for s in venv.states]
+    obs, mask = venv.obs.copy(), venv.mask.copy()
+    actions = np.array([_pick(venv.mask[i], random.Random(i)) for i in range(3)])
+    actions[1] = A.PLAY_BASE  # a play in the auction
+    with pytest.raises(IllegalActionError, match="game 1"):
+        venv.step(actions)
+    assert [s.to_dict() for s in venv.states] == before
+    np.testing.assert_array_equal(venv.obs, obs)
+    np.testing.assert_array_equal(venv.mask, mask)
+
+
+def test_states_are_the_same_objects_while_their_game_goes_on() -> None:
+    venv = VectorEnv(2, Rules(), seed=2)
+    held = venv.states[0]
+    assert len(venv.states) == 2 and venv.states[-1] is venv.states[1]
+    assert venv.states[:1] == [held]
+    rng = random.Random(4)
+    while True:
+        _, _, _, _, done, _ = venv.step(np.array([_pick(m, rng) for m in venv.mask]))
+        if done[0]:
+            break
+        assert venv.states[0] is held and held.calls  # brought up to date when read
+    assert held.is_terminal  # it shows how its game ended, as the engine's object would
+    assert venv.states[0] is not held and not venv.states[0].calls
+    with pytest.raises(IndexError):
+        venv.states[2]
