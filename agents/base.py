@@ -2,7 +2,7 @@
 
 A bot sees a :class:`fh_env.SeatView` (never the hidden cards) and a seeded
 ``random.Random``, and returns a legal action id.  Bots are built by name with
-:func:`make_bot` so that the command-line tools can name them.
+:func:`agents.registry.make_bot` so that the command-line tools can name them.
 """
 
 from __future__ import annotations
