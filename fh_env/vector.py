@@ -31,11 +31,13 @@ A negative action leaves its game untouched (its rows stay as they are, with zer
 ``done`` false): a trainer can let some games wait while others finish.  An illegal action
 raises ``IllegalActionError`` and changes no game.
 
-``states`` reads the games as engine :class:`~fh_env.engine.State` s, converted from the fast
-core when a row is read (and kept until its game moves on): a game's object stays the same
-while the game goes on and is brought up to date each time it is read through ``states``.
-Reading it costs a conversion per row read, so a hot path should use the arrays (or
-:meth:`VectorEnv.encode_state` for a centralised critic).
+``states[i]`` is row ``i``'s game as an engine :class:`~fh_env.engine.State`, for bots and
+inspection: converted from the fast core (``FastGames.to_state``) the first time it is read in a
+game, then kept in step by the engine itself (each action of the row is applied to it too, and
+``next_hand`` with the same deal), so it is one object for the whole game, always up to date, as
+before.  Treat it as read-only: changing it does not change the game.  The first read costs a
+conversion and every tracked row an engine step, so a hot path reads the arrays, or
+:meth:`VectorEnv.encode_state` for a centralised critic.
 
 The output arrays are preallocated and overwritten in place by every call: copy what you keep.
 """
@@ -88,11 +90,8 @@ class VectorEnv:
         # The games themselves; every deal comes from the engine's seeds (set_deals/next_hands).
         self._fast = FastGames(self.num_envs, self.rules)
         self._seeds = [0] * self.num_envs  # the engine seed of each row's current game
-        # Engine States handed out by `states`: each row's object, and the row's move count
-        # when the object was last brought up to date.
-        self._moves = np.zeros(num_envs, dtype=np.int64)
-        self._objects: list[State | None] = [None] * self.num_envs
-        self._synced = [0] * self.num_envs
+        # The engine States handed out by `states` this game, by row, kept in step.
+        self._tracked: dict[int, State] = {}
         self.states: Sequence[State] = _States(self)
         self.reset(seed)
 
@@ -103,7 +102,7 @@ class VectorEnv:
                 raise ValueError(f"seed must be a non-negative integer, not {seed}")
             self.seed = int(seed)
         rows = np.arange(self.num_envs, dtype=np.int64)
-        self._retire(rows)
+        self._tracked.clear()
         self.games[:] = 0
         self._new_games(rows)
         self._observe(rows)
@@ -122,7 +121,11 @@ class VectorEnv:
         fast = self._fast
         fast.step(acts, skip_negative=True)  # IllegalActionError, changing nothing, if illegal
         moved = np.flatnonzero(acts >= 0)
-        self._moves[moved] += 1
+        if self._tracked:
+            todo = acts.tolist()
+            for i, state in self._tracked.items():
+                if todo[i] >= 0:
+                    state.apply(todo[i])
         results: list[Any] = [None] * self.num_envs
         phase = fast.games["phase"][moved]
         ended = moved[phase >= HAND_OVER]
@@ -140,7 +143,8 @@ class VectorEnv:
                 over, going_on = ended[last], ended[~last]
             self.done[over] = True
             if len(over):
-                self._retire(over)
+                for i in over.tolist():
+                    self._tracked.pop(i, None)
                 self._new_games(over)
             if len(going_on):
                 self._next_hands(going_on)
@@ -172,7 +176,10 @@ class VectorEnv:
         kitty = np.empty(len(rows), dtype=np.uint64)
         deal_index = self._fast.games["deal_index"]
         for k, i in enumerate(rows.tolist()):
-            hands[k], kitty[k] = deal_cards(self.rules, self._seeds[i], int(deal_index[i]))
+            deal = deal_cards(self.rules, self._seeds[i], int(deal_index[i]))
+            hands[k], kitty[k] = deal
+            if i in self._tracked:
+                self._tracked[i].next_hand(deal)
         self._fast.next_hands(hands, kitty, index=rows, check=False)
 
     def _observe(self, rows: np.ndarray) -> None:
@@ -180,27 +187,12 @@ class VectorEnv:
         fastobs.action_masks(self._fast, out=self.mask)
 
     def _state(self, i: int) -> State:
-        """Row ``i``'s game as an engine State: the row's object, brought up to date."""
-        state = self._objects[i]
-        if state is not None and self._synced[i] == self._moves[i]:
-            return state
-        fresh = self._fast.to_state(i)
-        fresh.seed = self._seeds[i]
+        """Row ``i``'s game as an engine State, tracked from now until the game ends."""
+        state = self._tracked.get(i)
         if state is None:
-            state = self._objects[i] = fresh
-        else:
-            for name in State.__slots__:
-                setattr(state, name, getattr(fresh, name))
-        self._synced[i] = int(self._moves[i])
+            state = self._tracked[i] = self._fast.to_state(i)
+            state.seed = self._seeds[i]
         return state
-
-    def _retire(self, rows: np.ndarray) -> None:
-        """Before the games of ``rows`` are replaced: leave each State handed out showing how
-        its game ended (as the engine's own object would), then forget it."""
-        for i in rows.tolist():
-            if self._objects[i] is not None:
-                self._state(i)
-                self._objects[i] = None
 
 
 class _States(Sequence[State]):
