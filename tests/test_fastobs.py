@@ -53,8 +53,8 @@ def kinds_of(state: State) -> list[str]:
         kinds.append("no_joker_shown")
     if state.trick and state.trick[0] >= 44 and state.context >= 4:
         kinds.append("joker_led")
-    if state.hands_played:
-        kinds.append("later_hand")
+    if state.deal_index > 1:
+        kinds.append("dealt_on")  # a later hand of the game (next_hands)
     return kinds
 
 
@@ -131,7 +131,7 @@ def test_every_seat_matches_observe_at_every_step() -> None:
         positions += count
     for kind in ("AUCTION", "EXCHANGE", "PLAY", "HAND_OVER", "GAME_OVER", "exposed",
                  "second_exchange", "sitting_out", "no_contract", "shows_joker",
-                 "no_joker_shown", "joker_led", "later_hand"):
+                 "no_joker_shown", "joker_led", "dealt_on"):
         assert kinds[kind] > 0, (kind, kinds)
     assert positions >= 20_000, positions
 
