@@ -101,23 +101,17 @@ def vector_runner(rules: Rules, n: int, seed: int = 0) -> Runner:
     return run
 
 
-def main(argv: list[str] | None = None) -> dict:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--preset", default="australian", choices=sorted(PRESETS))
-    parser.add_argument("--sizes", type=int, nargs="+", default=[64, 256, 1024])
-    parser.add_argument("--seconds", type=float, default=1.0, help="length of one timed run")
-    parser.add_argument("--runs", type=int, default=5, help="timed runs per figure (median)")
-    parser.add_argument("--json", action="store_true", help="print the results as JSON")
-    args = parser.parse_args(argv)
-    rules = Rules.preset(args.preset)
+def measure(preset: str, sizes: list[int], seconds: float, runs: int) -> dict:
+    """Every figure of the benchmark (see the module docstring), as a JSON-compatible dict."""
+    rules = Rules.preset(preset)
 
     runners: dict[tuple[str, int], Runner] = {("engine", 1): engine_runner(rules)}
-    for n in args.sizes:
+    for n in sizes:
         runners["vector", n] = vector_runner(rules, n)
     for run in runners.values():
         run()  # warm-up: compile the kernels, fill the caches
-    rounds = [{key: _timed(run, args.seconds) for key, run in runners.items()}
-              for _ in range(args.runs)]
+    rounds = [{key: _timed(run, seconds) for key, run in runners.items()}
+              for _ in range(runs)]
     rows = []
     for key in runners:
         row: dict = {"what": key[0], "n": key[1]}
@@ -127,9 +121,22 @@ def main(argv: list[str] | None = None) -> dict:
         row["ratio_cpu_s"] = statistics.median(r[key][base] / r["engine", 1][base]
                                                for r in rounds)
         rows.append(row)
-    result = {"preset": args.preset, "seconds": args.seconds, "runs": args.runs,
+    result = {"preset": preset, "seconds": seconds, "runs": runs,
               "python": platform.python_version(), "machine": platform.machine(),
               "results": rows}
+    return result
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--preset", default="australian", choices=sorted(PRESETS))
+    parser.add_argument("--sizes", type=int, nargs="+", default=[64, 256, 1024])
+    parser.add_argument("--seconds", type=float, default=1.0, help="length of one timed run")
+    parser.add_argument("--runs", type=int, default=5, help="timed runs per figure (median)")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    args = parser.parse_args(argv)
+    result = measure(args.preset, args.sizes, args.seconds, args.runs)
+    rows = result["results"]
     if args.json:
         print(json.dumps(result, indent=2))
     else:
