@@ -10,6 +10,8 @@ less).  Every figure is a median over ``--runs`` runs.  The sections (``--only``
 * ``env``: the AEC env, agent steps/s and hands/s through ``agent_iter``/``last``/``step``,
   against PettingZoo's ``connect_four_v3`` ``env()`` and ``raw_env()`` (``bench.env``);
 * ``vector``: the numba fast core at several batch sizes N, against the engine (``bench.vector``);
+* ``vector_env``: ``fh_env.vector.VectorEnv`` agent steps/s with observations and masks at
+  several N, against the engine building the same one game at a time (``bench.vector_env``);
 * ``mc``: milliseconds per Monte Carlo decision at each level, against the time of one random
   engine hand (``bench.mc``);
 * ``peers``: OpenSpiel's ``euchre`` and ``bridge`` driven from Python, with and without an
@@ -33,7 +35,7 @@ from typing import Any, Callable
 
 from bench import common
 
-SECTIONS = ("engine", "env", "vector", "mc", "peers")
+SECTIONS = ("engine", "env", "vector", "vector_env", "mc", "peers")
 Row = dict[str, Any]
 
 
@@ -43,6 +45,7 @@ class Settings:
     runs: int
     quick: bool
     sizes: tuple[int, ...]  # vector: batch sizes N
+    env_sizes: tuple[int, ...]  # vector_env: batch sizes N
     positions: int  # mc: decision points
     levels: tuple[int, ...]  # mc: levels timed
 
@@ -50,10 +53,10 @@ class Settings:
 def settings(seconds: float | None, runs: int | None, quick: bool) -> Settings:
     """The defaults, or the short ones of ``--quick``; explicit ``--seconds``/``--runs`` win."""
     if quick:
-        return Settings(seconds if seconds is not None else 0.1, runs or 3, True, (1, 64), 4,
-                        (4,))
+        return Settings(seconds if seconds is not None else 0.1, runs or 3, True, (1, 64), (64,),
+                        4, (4,))
     return Settings(seconds if seconds is not None else 1.0, runs or 5, False,
-                    (1, 64, 1024, 4096), 30, (4, 5, 6))
+                    (1, 64, 1024, 4096), (64, 256, 1024), 30, (4, 5, 6))
 
 
 def row(section: str, system: str, clock: str, value: float, unit: str,
@@ -138,6 +141,23 @@ def vector_section(s: Settings) -> tuple[dict[str, Any], list[Row]]:
     return raw, rows
 
 
+def vector_env_section(s: Settings) -> tuple[dict[str, Any], list[Row]]:
+    from bench import vector_env
+
+    raw = vector_env.measure("australian", list(s.env_sizes), s.seconds, s.runs)
+    rows = []
+    for r in raw["results"]:
+        if r["what"] == "engine":
+            rows.append(row("vector_env", "engine + observation + mask, one game at a time",
+                            "cpu", r["steps_per_cpu_s"], "agent steps/s", r["hands_per_cpu_s"],
+                            "hands/s"))
+        else:
+            rows.append(row("vector_env", f"VectorEnv.step (obs + mask), N={r['n']}", "cpu",
+                            r["steps_per_cpu_s"], "agent steps/s", r["hands_per_cpu_s"],
+                            "hands/s", r["ratio_cpu_s"], "agent steps ÷ engine steps"))
+    return raw, rows
+
+
 def mc_section(s: Settings) -> tuple[dict[str, Any], list[Row]]:
     from agents.mc import LEVELS, MCBot
     from bench import engine, mc
@@ -195,8 +215,8 @@ def peers_section(s: Settings) -> tuple[dict[str, Any], list[Row]]:
 
 
 RUNNERS: dict[str, Callable[[Settings], tuple[dict[str, Any], list[Row]]]] = {
-    "engine": engine_section, "env": env_section, "vector": vector_section, "mc": mc_section,
-    "peers": peers_section}
+    "engine": engine_section, "env": env_section, "vector": vector_section,
+    "vector_env": vector_env_section, "mc": mc_section, "peers": peers_section}
 
 
 # ---------------------------------------------------------------------------------- output
@@ -254,6 +274,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "timestamp": stamp, "command": " ".join(["python -m bench", *(argv if argv is not None
                                                                          else sys.argv[1:])]),
         "machine": common.machine_info(), "settings": asdict(s), "sections": {}, "seconds": {},
+        "load_average_after": {},
         "table": [], "notes": []}
     for name in SECTIONS:
         if name not in only:
@@ -262,6 +283,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         start = time.perf_counter()
         raw, rows = RUNNERS[name](s)
         record["seconds"][name] = round(time.perf_counter() - start, 1)
+        record["load_average_after"][name] = common.load_average()
         record["sections"][name] = raw
         record["table"] += rows
     if "peers" in only and not record["sections"]["peers"]["openspiel"]:

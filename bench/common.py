@@ -13,7 +13,6 @@ import json
 import os
 import platform
 import statistics
-import sys
 import time
 from importlib import metadata
 from pathlib import Path
@@ -113,7 +112,3 @@ def write_json(path: str | os.PathLike, record: Mapping[str, Any]) -> Path:
     path.write_text(json.dumps(record, indent=2, sort_keys=False) + "\n")
     return path
 
-
-def command_line() -> str:
-    """How this process was started, as a shell would show it."""
-    return " ".join(["python", "-m", "bench", *sys.argv[1:]])

@@ -26,7 +26,7 @@ def test_quick_engine_section_command_line(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     record = json.loads(out.read_text())
     assert {"timestamp", "command", "machine", "settings", "sections", "table", "notes",
-            "seconds"} <= set(record)
+            "seconds", "load_average_after"} <= set(record)
     machine = record["machine"]
     assert machine["cpu_count"] >= 1 and machine["python"].count(".") == 2
     assert machine["packages"]["numpy"] and machine["packages"]["numba"]
@@ -113,3 +113,7 @@ def test_default_json_path_is_in_the_ignored_results_folder() -> None:
     assert path.parent == ROOT / "bench" / "results" and path.name == "2026-11-30T025445Z.json"
     ignored = subprocess.run(["git", "check-ignore", "-q", str(path)], cwd=ROOT)
     assert ignored.returncode == 0
+
+
+def test_every_section_has_a_runner() -> None:
+    assert tuple(bench_main.RUNNERS) == bench_main.SECTIONS
