@@ -34,9 +34,11 @@ $(RECIPES_STAMP): pyproject.toml Makefile
 	$(RECIPES_VENV)/bin/python -m pip install -q -e '.[test,sb3,tianshou,torchrl,rllib]' --config-settings editable_mode=compat
 	touch $(RECIPES_STAMP)
 
-# -o addopts= : pyproject's addopts leave tests/recipes out of the core run.
+# -o addopts= : pyproject's addopts leave tests/recipes out of the core run.  The env tests run
+# here too: the core must work with the gymnasium that ray[rllib] pins.
 test-recipes: $(RECIPES_STAMP)
-	OMP_NUM_THREADS=1 $(RECIPES_VENV)/bin/python -m pytest -q -o addopts= tests/recipes
+	OMP_NUM_THREADS=1 $(RECIPES_VENV)/bin/python -m pytest -q -o addopts= tests/recipes \
+		tests/test_single.py tests/test_env.py
 
 train: venv
 	$(VENV)/bin/fh-train --config configs/train/quick.toml
