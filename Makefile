@@ -49,5 +49,5 @@ bench: venv
 	$(VENV)/bin/python -m bench
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis
+	rm -rf $(VENV) $(RECIPES_VENV) build dist *.egg-info .pytest_cache .hypothesis
 	find . -name __pycache__ -type d -prune -not -path './.git/*' -exec rm -rf {} +

@@ -28,6 +28,20 @@ def env(**kwargs: Any):
     return make_env(**kwargs)
 
 
+def _register_gymnasium() -> None:
+    """Register the single-seat env as ``fh_env/FiveHundred-v0`` (see :mod:`fh_env.single`), so
+    that ``import fh_env`` is enough before ``gymnasium.make``; nothing is imported until then."""
+    try:
+        import gymnasium
+    except ImportError:  # the engine works without Gymnasium
+        return
+    if "fh_env/FiveHundred-v0" not in gymnasium.registry:
+        gymnasium.register("fh_env/FiveHundred-v0", entry_point="fh_env.single:SingleSeatEnv")
+
+
+_register_gymnasium()
+
+
 def __getattr__(name: str) -> Any:
     if name == "raw_env":
         from .aec import raw_env

@@ -7,7 +7,7 @@ raw_env`), so observations, rewards, seeding and ``reset`` options are exactly t
 ``five_hundred_v0``::
 
     import gymnasium as gym
-    import fh_env.single  # registers fh_env/FiveHundred-v0
+    import fh_env  # registers fh_env/FiveHundred-v0
 
     env = gym.make("fh_env/FiveHundred-v0", seats=(0, 2), opponents="rule")
 
@@ -203,11 +203,3 @@ class SingleSeatEnv(gym.Env):
     def game(self):
         """The engine state of the episode (read it; changing it desynchronises the env)."""
         return self.game_env.game
-
-
-def _register() -> None:
-    if ENV_ID not in gym.envs.registry:
-        gym.register(ENV_ID, entry_point="fh_env.single:SingleSeatEnv")
-
-
-_register()
