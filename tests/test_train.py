@@ -280,3 +280,18 @@ def test_cli_trains_logs_and_ends_with_an_evaluation_table(tmp_path: Path, capsy
     assert "no_such_field" in capsys.readouterr().err
     assert cli.main(["--resume", str(run), "--config", str(SMOKE)]) == 2
     assert not (tmp_path / "x").exists()
+
+
+def test_central_critic_learns_from_the_whole_state() -> None:
+    from fh_env import observe
+
+    trainer = Trainer(tiny_config(central_critic=True))
+    rollout, _ = trainer.collect()
+    assert rollout.state_obs.shape == (len(rollout), observe.STATE_SIZE)
+    assert (rollout.state_obs[:, :observe.OBS_SIZE] == rollout.obs).all()  # own view first
+    assert rollout.state_obs[:, observe.OBS_SIZE:].any()  # then the hidden cards
+    critic = [p.detach().clone() for p in trainer.model.critic.parameters()]
+    head = trainer.model.policy.value_head.weight.detach().clone()
+    trainer.learn(rollout)
+    assert not all(torch.equal(a, b) for a, b in zip(critic, trainer.model.critic.parameters()))
+    assert torch.equal(head, trainer.model.policy.value_head.weight)  # unused with a critic

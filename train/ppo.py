@@ -201,11 +201,7 @@ class Trainer:
         """Centralised-critic input for the given games: encode_state from each seat's side."""
         if self.model.critic is None:
             return None
-        states = (venv or self.venv).states
-        out = np.empty((len(rows), observe.STATE_SIZE), dtype=np.float32)
-        for k, (i, seat) in enumerate(zip(rows.tolist(), seats.tolist())):
-            observe.encode_state(states[i], seat, out=out[k])
-        return out
+        return (venv or self.venv).encode_state(rows, seats)
 
     def _tensor(self, array: np.ndarray) -> torch.Tensor:
         return torch.from_numpy(array).to(self.device)
