@@ -1,0 +1,88 @@
+"""``mcfast``: Monte Carlo play with compiled rollouts (the fast core and :mod:`fh_env.fastpolicy`).
+
+At a PLAY decision the bot does what :class:`agents.mc.MCBot` does (same candidates,
+:func:`agents.mc.distinct_plays`; same exact sampler, :class:`agents.sampler.Determinizer`;
+same paired comparison on shared worlds; ties go to the rule bot's card, then to the lowest
+action id) but plays the rollouts in one compiled call: the sampled worlds differ only in the
+hidden cards, so the first world is loaded into a fast-core record once
+(:meth:`fh_env.fastcore.FastGames.set_state`), copied ``samples x candidates`` times, given each
+world's hands, and every copy plays its candidate and then the rest of the hand with the
+compiled heuristic policy.  The chosen card is the one with the best mean team hand score (its
+team's points minus the other's).
+
+Auction and kitty-exchange decisions are delegated to :class:`agents.mc.MCBot` with the same
+number of samples (its rule-bot rollouts run through the auction and exchange, which the
+compiled policy only approximates).
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from fh_env.engine import Phase, State
+from fh_env.fastcore import FastGames
+from fh_env.fastpolicy import policy_rollouts
+from fh_env.rules import Rules
+from fh_env.view import SeatView
+
+from .mc import MCBot, distinct_plays
+from .rule import RuleBot
+from .sampler import Determinizer
+
+
+class FastMCBot:
+    """Monte Carlo player with compiled rollouts; ``act`` draws only from the given generator."""
+
+    def __init__(self, samples: int = 20, name: str | None = None) -> None:
+        if samples < 1:
+            raise ValueError(f"mcfast needs at least 1 sample, not {samples}")
+        self.samples = samples
+        self.name = name or f"mcfast:samples={samples}"
+        self._mc = MCBot(samples=samples)
+        self._rule = RuleBot()
+        self._loaders: dict[Rules, FastGames] = {}
+        self.rollouts = 0  # rollouts played so far (for benchmarks)
+
+    def act(self, view: SeatView, rng: random.Random) -> int:
+        if view.phase != Phase.PLAY:
+            return self._mc.act(view, rng)
+        candidates = distinct_plays(view)
+        if len(candidates) == 1:
+            return candidates[0]
+        det = Determinizer(view)
+        worlds = [det.sample(rng) for _ in range(self.samples)]
+        means = self.evaluate(view, candidates, worlds)
+        best = means.max()
+        rule_choice = self._rule.act(view, rng)
+        if rule_choice in candidates and means[candidates.index(rule_choice)] == best:
+            return rule_choice
+        return candidates[int(np.argmax(means))]
+
+    def evaluate(self, view: SeatView, candidates: list[int], worlds: list[State]) -> np.ndarray:
+        """The mean team score of each candidate over ``worlds`` (float64 ``[len(candidates)]``)."""
+        n, k = len(worlds), len(candidates)
+        games = self._batch(worlds[0], n * k)
+        hands = np.array([w.hands for w in worlds], dtype=np.uint64)
+        games["hands"] = np.repeat(hands, k, axis=0)
+        games["kitty"] = np.repeat(np.array([w.kitty for w in worlds], dtype=np.uint64), k)
+        games["dealt_hands"] = np.repeat(np.array([w.dealt[0] for w in worlds], np.uint64), k,
+                                         axis=0)
+        games["dealt_kitty"] = np.repeat(np.array([w.dealt[1] for w in worlds], np.uint64), k)
+        first = np.tile(np.asarray(candidates, dtype=np.int64), n)
+        policy_rollouts(games, self._loaders[view.rules]._rules, first)
+        self.rollouts += n * k
+        team = view.seat % 2
+        points = games["hand_points"]
+        score = (points[:, team] - points[:, 1 - team]).reshape(n, k)
+        return score.mean(axis=0)
+
+    def _batch(self, world: State, size: int) -> np.ndarray:
+        """``size`` fast-core copies of ``world`` (only the hidden fields differ between worlds,
+        so one world's record serves as the template of all)."""
+        loader = self._loaders.get(world.rules)
+        if loader is None:
+            loader = self._loaders[world.rules] = FastGames(1, world.rules)
+        loader.set_state(0, world)
+        return np.repeat(loader.games, size)
