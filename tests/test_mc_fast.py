@@ -1,0 +1,184 @@
+"""The compiled rollout policy (fh_env.fastpolicy) and the Monte Carlo bot built on it.
+
+The policy must pick only legal actions (checked at every step of thousands of positions under
+every preset, reached by mixing its own and random actions) and play the heuristics it names
+(a hand-built trick).  FastMCBot must play only legal actions whole hands long under several
+presets, repeat itself given a seed, and score a batch of copied worlds exactly as each world
+loaded on its own would score.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from agents.match import play_hand
+from agents.mc import distinct_plays
+from agents.mc_fast import FastMCBot
+from agents.sampler import Determinizer
+from fh_env import actions as A
+from fh_env.engine import Phase, State
+from fh_env.fastcore import FastGames
+from fh_env.fastpolicy import policy_actions, policy_rollouts
+from fh_env.rules import PRESETS, Rules
+from fh_env.view import seat_view
+
+from conftest import cards, new_state
+
+
+def policy_action(state: State) -> int:
+    games = FastGames(1, state.rules)
+    games.set_state(0, state)
+    out = np.empty(1, np.int64)
+    policy_actions(games.games, games._rules, out)
+    return int(out[0])
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_policy_picks_only_legal_actions(preset: str) -> None:
+    n = 200
+    games = FastGames(n, Rules.preset(preset), seed=11)
+    rng = np.random.default_rng(3)
+    out = np.empty(n, np.int64)
+    checked = 0
+    for _ in range(3):
+        while not games.done.all():
+            masks = games.legal_masks()
+            policy_actions(games.games, games._rules, out)
+            live = ~games.done
+            assert (out[~live] == -1).all()
+            assert masks[np.flatnonzero(live), out[live]].all()
+            checked += int(live.sum())
+            # half the games take a random action, so the policy meets positions it would not
+            # reach by itself
+            random_acts = np.array([rng.choice(np.flatnonzero(m)) if m.any() else -1
+                                    for m in masks])
+            acts = np.where(rng.random(n) < 0.5, random_acts, out)
+            games.step(acts, skip_negative=True)
+        games.reset(int(rng.integers(1 << 30)))
+    assert checked > 5000
+    policy_rollouts(games.games, games._rules, np.full(n, -1, np.int64))
+    assert games.done.all()
+
+
+def test_policy_plays_the_named_heuristics() -> None:
+    """6 spades by seat 0, who holds no trump: it leads its highest plain card; the second
+    player (void) trumps with its highest winner; the third, unable to win, plays low; the last,
+    whose partner is winning, plays its lowest card (a plain one, keeping its trumps)."""
+    hands = {0: "KD 5C 6C 7C 8C 9C 10C QH JH 5D", 1: "QS 6S 4H 5H 6H 7H 8H 9H 10H AH",
+             2: "4D 7D", 3: "AS KS 5S AC KC QC JC KH 7S 8S"}
+    state = new_state(Rules(), hands)
+    kitty = [c for c in range(46) if state.dealt[1] >> c & 1]
+    for call in ("6S", "pass", "pass", "pass"):
+        state.apply(A.str_to_action(call))
+    assert state.phase == Phase.EXCHANGE and state.turn == 0
+    for c in kitty:
+        state.apply(A.DISCARD_BASE + c)
+    assert state.phase == Phase.PLAY and state.turn == 0
+    for card in ("KD", "QS", "4D", "QC"):
+        assert policy_action(state) == A.PLAY_BASE + cards(card)[0]
+        state.apply(A.PLAY_BASE + cards(card)[0])
+    assert state.tricks[0][2] == 1
+
+
+def test_policy_last_player_wins_with_the_cheapest_winner() -> None:
+    hands = {0: "KD 5C 6C 7C 8C 9C 10C QH JH 6D", 1: "4D 7D 4H 5H 6H 7H 8H 9H 10H AH",
+             2: "5D AD", 3: "AS KS 5S AC KC QC JC KH 7S 8S"}
+    state = new_state(Rules(), hands)
+    kitty = [c for c in range(46) if state.dealt[1] >> c & 1]
+    for call in ("6S", "pass", "pass", "pass"):
+        state.apply(A.str_to_action(call))
+    for c in kitty:
+        state.apply(A.DISCARD_BASE + c)
+    for card in ("KD", "4D", "5D", "5S"):
+        assert policy_action(state) == A.PLAY_BASE + cards(card)[0]
+        state.apply(A.PLAY_BASE + cards(card)[0])
+    assert state.tricks[0][2] == 3
+
+
+def test_policy_partner_winning_plays_low() -> None:
+    """Seat 0 leads its highest trump; the others cannot beat it and play their lowest."""
+    hands = {0: "JK JS AS 4H 5H 6H 7H 8H 9H 10H", 1: "QS 5S", 2: "KS 6S", 3: "10S 7S"}
+    state = new_state(Rules(), hands)
+    kitty = [c for c in range(46) if state.dealt[1] >> c & 1]
+    for call in ("6S", "pass", "pass", "pass"):
+        state.apply(A.str_to_action(call))
+    for c in kitty:
+        state.apply(A.DISCARD_BASE + c)
+    for card in ("JK", "5S", "6S", "7S"):  # highest trump led; nobody else can win it
+        assert policy_action(state) == A.PLAY_BASE + cards(card)[0]
+        state.apply(A.PLAY_BASE + cards(card)[0])
+
+
+def test_batch_of_copied_worlds_scores_like_each_world_alone() -> None:
+    rules = Rules.preset("australian")
+    rng = random.Random(5)
+    bot = FastMCBot(samples=6)
+    checked = 0
+    for seed in range(40):
+        state = State(rules, seed=seed)
+        play_hand_until_play(state, rng)
+        if state.phase != Phase.PLAY:
+            continue
+        view = seat_view(state, state.turn)
+        candidates = distinct_plays(view)
+        det = Determinizer(view)
+        worlds = [det.sample(rng) for _ in range(6)]
+        means = bot.evaluate(view, candidates, worlds)
+        team = view.seat % 2
+        expected = np.zeros(len(candidates))
+        for world in worlds:
+            for j, action in enumerate(candidates):
+                one = FastGames(1, rules)
+                one.set_state(0, world)
+                policy_rollouts(one.games, one._rules, np.array([action], np.int64))
+                pts = one.hand_points[0]
+                expected[j] += (pts[team] - pts[1 - team]) / len(worlds)
+        assert np.allclose(means, expected)
+        checked += 1
+    assert checked >= 20
+
+
+def play_hand_until_play(state: State, rng: random.Random) -> None:
+    """Random actions until a few cards of the play are down (or the hand ends)."""
+    played = rng.randrange(0, 20)
+    while not state.is_terminal and not (state.phase == Phase.PLAY and played == 0):
+        if state.phase == Phase.PLAY:
+            played -= 1
+        state.apply(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("preset", ["australian", "american-double-nullo", "avondale-classic"])
+def test_fast_mc_plays_only_legal_actions(preset: str) -> None:
+    rules = Rules.preset(preset)
+    bot = FastMCBot(samples=4)
+    plays = 0
+    for hand in range(3):
+        state = State(rules, seed=100 + hand)
+        rngs = [random.Random(10 * hand + s) for s in range(4)]
+        while not state.is_terminal:
+            view = seat_view(state, state.turn)
+            action = bot.act(view, rngs[state.turn])
+            assert view.legal >> action & 1
+            plays += state.phase == Phase.PLAY
+            state.apply(action)
+    assert plays > 0
+
+
+def test_fast_mc_is_deterministic_given_seed() -> None:
+    rules = Rules.preset("australian-no-nullo")
+
+    def actions(seed: int) -> list[int]:
+        state = State(rules, seed=7)
+        bots = [FastMCBot(samples=5) for _ in range(4)]
+        play_hand(state, bots, [random.Random(seed + s) for s in range(4)])
+        return [a for _, a in state.calls] + [c for t in state.tricks for c in t[1]]
+
+    assert actions(1) == actions(1)
+
+
+def test_fast_mc_rejects_no_samples() -> None:
+    with pytest.raises(ValueError):
+        FastMCBot(samples=0)
