@@ -18,6 +18,8 @@ name               bot
                    (``rule`` or ``random``), ``infer_eps``, ``max_draws``, ``level``
 ``mc4`` … ``mc6``  Monte Carlo at the commercial app's levels: 20, 50, 100 worlds
 ``mc-infer``       ``mc`` that reads the auction (``infer=1``)
+``mcfast``         Monte Carlo play with compiled rollouts (:mod:`agents.mc_fast`, imported
+                   lazily); option ``samples`` (default 100)
 ``neural``         the trained policy, ``neural:PATH`` (:mod:`agents.neural`, imported lazily)
 =================  ==============================================================
 """
@@ -94,6 +96,17 @@ def _mc(defaults: dict[str, Any], base_name: str) -> BotFactory:
     return make
 
 
+def _mcfast(arg: str | None) -> Bot:
+    from .mc_fast import FastMCBot  # numba only when asked for
+
+    options = parse_options(arg)
+    try:
+        return FastMCBot(name="mcfast" + (":" + arg if arg else ""),
+                         **{"samples": LEVELS[6], **options})
+    except TypeError as err:
+        raise ValueError(f"bad option for 'mcfast': {err}") from None
+
+
 def _neural(arg: str | None) -> Bot:
     from .neural import make_neural_bot  # torch only when a neural bot is asked for
 
@@ -108,6 +121,7 @@ REGISTRY: dict[str, BotFactory] = {
     "mc5": _mc({"level": 5}, "mc5"),
     "mc6": _mc({"level": 6}, "mc6"),
     "mc-infer": _mc({"infer": True}, "mc-infer"),
+    "mcfast": _mcfast,
     "neural": _neural,
 }
 

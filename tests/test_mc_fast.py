@@ -182,3 +182,13 @@ def test_fast_mc_is_deterministic_given_seed() -> None:
 def test_fast_mc_rejects_no_samples() -> None:
     with pytest.raises(ValueError):
         FastMCBot(samples=0)
+
+
+def test_registry_builds_mcfast() -> None:
+    from agents.registry import make_bot
+
+    bot = make_bot("mcfast:samples=7")
+    assert isinstance(bot, FastMCBot) and bot.samples == 7 and bot.name == "mcfast:samples=7"
+    assert make_bot("mcfast").samples == 100
+    with pytest.raises(ValueError):
+        make_bot("mcfast:depth=3")
