@@ -192,3 +192,20 @@ def test_registry_builds_mcfast() -> None:
     assert make_bot("mcfast").samples == 100
     with pytest.raises(ValueError):
         make_bot("mcfast:depth=3")
+
+
+def test_policy_nullo_declarer_plays_its_highest_losing_card() -> None:
+    """Seat 0 in nullo: defenders lead and follow low (5C, 9C); the declarer plays 7C, its
+    highest card under 9C (not its lowest, 6C, nor a winner, 10C or KC)."""
+    rules = Rules(nullo="anytime", first_leader="left_of_dealer")
+    hands = {0: "6C 7C 10C KC", 1: "5C 8C 9H 10H JH QH KH AH AS KS", 3: "QC 9C"}
+    state = new_state(rules, hands, dealer=0)
+    kitty = [c for c in range(46) if state.dealt[1] >> c & 1]
+    for call in ("pass", "pass", "pass", "nullo"):
+        state.apply(A.str_to_action(call))
+    for c in kitty:
+        state.apply(A.DISCARD_BASE + c)
+    assert state.phase == Phase.PLAY and state.turn == 1
+    for card in ("5C", "9C", "7C"):
+        assert policy_action(state) == A.PLAY_BASE + cards(card)[0]
+        state.apply(A.PLAY_BASE + cards(card)[0])
