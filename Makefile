@@ -8,7 +8,7 @@ STAMP := $(VENV)/.stamp
 # editable_mode=compat puts the repo root on sys.path, so top-level packages
 # added after `make venv` (agents/, train/, ...) still import from console scripts.
 
-.PHONY: venv test train bench clean test-recipes
+.PHONY: venv test test-all train bench clean test-recipes
 
 venv: $(STAMP)
 
@@ -39,6 +39,9 @@ $(RECIPES_STAMP): pyproject.toml Makefile
 test-recipes: $(RECIPES_STAMP)
 	OMP_NUM_THREADS=1 $(RECIPES_VENV)/bin/python -m pytest -q -o addopts= tests/recipes \
 		tests/test_single.py tests/test_env.py
+
+# Everything CI runs (.ci/run): the core suite, then the recipes of the optional RL libraries.
+test-all: test test-recipes
 
 train: venv
 	$(VENV)/bin/fh-train --config configs/train/quick.toml
