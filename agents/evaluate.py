@@ -227,6 +227,15 @@ def play_game_pair(a: Bot, b: Bot, rules: Rules, seed: int, index: int,
     return out
 
 
+_WORKER_PROCESS = False
+
+
+def _init_pool_worker(*args: Any) -> None:
+    global _WORKER_PROCESS
+    _WORKER_PROCESS = True
+    _init_worker(*args)
+
+
 def _init_worker(a: Bot | str, b: Bot | str, rules: Rules, seed: int,
                  save: str | None = None) -> None:
     from .registry import make_bot
@@ -234,6 +243,9 @@ def _init_worker(a: Bot | str, b: Bot | str, rules: Rules, seed: int,
     _WORKER.update(a=make_bot(a) if isinstance(a, str) else a,
                    b=make_bot(b) if isinstance(b, str) else b, rules=rules, seed=seed,
                    save=save)
+    torch = sys.modules.get("torch")  # loaded by a neural agent
+    if torch is not None and _WORKER_PROCESS:
+        torch.set_num_threads(1)  # one worker process per core: no thread oversubscription
 
 
 def _deal_chunk(indices: tuple[int, int]) -> list[list[tuple]]:
@@ -260,9 +272,11 @@ def _run(kind: str, n: int, a: Bot | str, b: Bot | str, rules: Rules, seed: int,
             out.extend(fn(c))
             bar.update(c[1] - c[0])
     else:
-        methods = mp.get_all_start_methods()
-        ctx = mp.get_context("fork" if "fork" in methods else "spawn")
-        with ctx.Pool(workers, _init_worker, (a, b, rules, seed, save)) as pool:
+        # A forked child of a process whose torch thread pool is running can hang on its first
+        # torch call (the neural agent), so fork only while torch is not loaded.
+        fork = "fork" in mp.get_all_start_methods() and "torch" not in sys.modules
+        ctx = mp.get_context("fork" if fork else "spawn")
+        with ctx.Pool(workers, _init_pool_worker, (a, b, rules, seed, save)) as pool:
             for c, part in zip(chunks, pool.imap(fn, chunks)):
                 out.extend(part)
                 bar.update(c[1] - c[0])
