@@ -183,6 +183,17 @@ def _lead(seat: int, hand: int, legal: int, unseen: int, ctx: int, declarer: int
     return _play(_lowest(side & SUIT_MASK[ctx][best_suit], pw))
 
 
+def _below(cards: int, strength: list[int], best: int) -> int:
+    """The cards of ``cards`` that play to the trick below strength ``best`` (cannot beat it)."""
+    out, rest = 0, cards
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        if strength[low.bit_length() - 1] < best:
+            out |= low
+    return out
+
+
 def _winning(trick, leader: int, led: int, ctx: int, sitting_out: int) -> tuple[int, int]:
     """(strength of the card winning the trick so far, the seat that played it)."""
     strength = STRENGTH[ctx][led]
@@ -222,13 +233,7 @@ def _follow(seat: int, hand: int, legal: int, unseen: int, trick, leader: int, l
         if following:
             return _play(_lowest(following, pw))
         return _play(_discard(cards, unseen, ctx))
-    winners, rest = 0, cards
-    while rest:
-        low = rest & -rest
-        c = low.bit_length() - 1
-        rest ^= low
-        if strength[c] > best:
-            winners |= low
+    winners = cards & ~_below(cards, strength, best + 1)  # strengths are integers
     if not winners:
         if following:
             return _play(_lowest(following, pw))
@@ -285,13 +290,7 @@ def _nullo_declarer(seat: int, hand: int, legal: int, unseen: int, trick, leader
         return _play(best)
     strength = STRENGTH[ctx][led]
     best, _ = _winning(trick, leader, led, ctx, sitting_out)
-    losers, rest = 0, cards
-    while rest:
-        low = rest & -rest
-        c = low.bit_length() - 1
-        rest ^= low
-        if strength[c] < best:
-            losers |= low
+    losers = _below(cards, strength, best)
     if losers:
         if cards & SUIT_MASK[ctx][led]:
             return _play(_highest(losers, pw))  # duck as high as possible
@@ -358,13 +357,7 @@ def _nullo_defender(seat: int, hand: int, legal: int, unseen: int, trick, leader
     not_jokers = cards & ~JOKER_BITS or cards
     if any(d in played_by for d in declarers):
         if winner in declarers:  # stay under the declarer's card, keeping the lowest cards
-            under, rest = 0, cards
-            while rest:
-                low = rest & -rest
-                c = low.bit_length() - 1
-                rest ^= low
-                if strength[c] < best:
-                    under |= low
+            under = _below(cards, strength, best)
             if under:
                 return _play(_highest(under & ~JOKER_BITS or under, pw))
         return _play(_highest(not_jokers if following else cards, pw))
