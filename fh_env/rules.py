@@ -184,18 +184,23 @@ class Rules:
     def from_toml(cls, path: str | Path) -> "Rules":
         """Read a rules file: options over the defaults, or over ``preset = "name"``."""
         path = Path(path)
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise FileNotFoundError(f"rules file {path} does not exist") from None
-        except tomllib.TOMLDecodeError as err:
-            raise ValueError(f"rules file {path} is not valid TOML: {err}") from None
+        data = read_toml(path, "rules file")
         if "rules" in data and isinstance(data["rules"], dict):
             data = data["rules"]
         try:
             return cls.from_dict(data)
         except ValueError as err:
             raise ValueError(f"rules file {path}: {err}") from None
+
+
+def read_toml(path: Path, what: str) -> dict[str, Any]:
+    """The table of a TOML file, with errors that name ``what`` and the path."""
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise FileNotFoundError(f"{what} {path} does not exist") from None
+    except tomllib.TOMLDecodeError as err:
+        raise ValueError(f"{what} {path} is not valid TOML: {err}") from None
 
 
 _AUSTRALIAN = dict(nullo="after7", nullo_ranking="fixed", open_nullo="anytime",

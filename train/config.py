@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from fh_env import Rules
+from fh_env.rules import read_toml
 
 
 @dataclass
@@ -187,12 +188,7 @@ class TrainConfig:
     @classmethod
     def from_toml(cls, path: str | Path) -> "TrainConfig":
         path = Path(path)
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise FileNotFoundError(f"config file {path} does not exist") from None
-        except tomllib.TOMLDecodeError as err:
-            raise ValueError(f"config file {path} is not valid TOML: {err}") from None
+        data = read_toml(path, "config file")
         try:
             return cls.from_dict(data)
         except ValueError as err:
