@@ -208,16 +208,8 @@ def _discard(cards: int, unseen: int, ctx: int) -> int:
     """The card to throw away: not a trump, not a sure winner, the lowest otherwise."""
     pw = POWER[ctx]
     trump_mask = SUIT_MASK[ctx][ctx] if ctx < NT_STANDARD else JOKER_BITS
-    best, best_key = -1, None
-    rest = cards
-    while rest:
-        low = rest & -rest
-        c = low.bit_length() - 1
-        rest ^= low
-        key = (trump_mask >> c & 1, not unseen & ABOVE[ctx][c], pw[c])
-        if best_key is None or key < best_key:
-            best, best_key = c, key
-    return best
+    return min(cards_of(cards),
+               key=lambda c: (trump_mask >> c & 1, not unseen & ABOVE[ctx][c], pw[c]))
 
 
 def _follow(seat: int, hand: int, legal: int, unseen: int, trick, leader: int, led: int,
@@ -275,19 +267,12 @@ def _nullo_declarer(seat: int, hand: int, legal: int, unseen: int, trick, leader
                 return _play(_lowest(cards, pw))
             return _first_joker_lead(legal)
         opponents = [s for s in ((seat + 1) % 4, (seat + 3) % 4) if s != sitting_out]
-        best, best_key = -1, None
-        rest = plain
-        while rest:
-            low = rest & -rest
-            c = low.bit_length() - 1
-            rest ^= low
-            suit = TABLES.suit[ctx][c]
+        def lead_key(c: int) -> tuple:
             covered = bool(unseen & ABOVE[ctx][c]) and not all(
-                voids[o] >> suit & 1 for o in opponents)
-            key = (not covered, (unseen & BELOW[ctx][c]).bit_count(), pw[c])
-            if best_key is None or key < best_key:
-                best, best_key = c, key
-        return _play(best)
+                voids[o] >> TABLES.suit[ctx][c] & 1 for o in opponents)
+            return (not covered, (unseen & BELOW[ctx][c]).bit_count(), pw[c])
+
+        return _play(min(cards_of(plain), key=lead_key))
     strength = STRENGTH[ctx][led]
     best, _ = _winning(trick, leader, led, ctx, sitting_out)
     losers = _below(cards, strength, best)
@@ -304,16 +289,8 @@ def _nullo_declarer(seat: int, hand: int, legal: int, unseen: int, trick, leader
 def _most_dangerous(cards: int, unseen: int, ctx: int) -> int:
     """For a nullo declarer's discard: jokers, then high cards with few cards below them."""
     pw = POWER[ctx]
-    best, best_key = -1, None
-    rest = cards
-    while rest:
-        low = rest & -rest
-        c = low.bit_length() - 1
-        rest ^= low
-        key = (pw[c] >= 299, -(unseen & BELOW[ctx][c]).bit_count(), pw[c])
-        if best_key is None or key > best_key:
-            best, best_key = c, key
-    return best
+    return max(cards_of(cards),
+               key=lambda c: (pw[c] >= 299, -(unseen & BELOW[ctx][c]).bit_count(), pw[c]))
 
 
 def _nullo_defender(seat: int, hand: int, legal: int, unseen: int, trick, leader: int,
@@ -337,17 +314,9 @@ def _nullo_defender(seat: int, hand: int, legal: int, unseen: int, trick, leader
                     c = _lowest(mine, pw)
                     if pw[c] < pw[_lowest(theirs, pw)]:
                         return _play(c)
-        best, best_key = -1, None
-        rest = plain
-        while rest:
-            low = rest & -rest
-            c = low.bit_length() - 1
-            rest ^= low
-            suit = TABLES.suit[ctx][c]
-            key = (all(voids[d] >> suit & 1 for d in declarers),
-                   (unseen & BELOW[ctx][c]).bit_count(), pw[c])
-            if best_key is None or key < best_key:
-                best, best_key = c, key
+        best = min(cards_of(plain), key=lambda c: (
+            all(voids[d] >> TABLES.suit[ctx][c] & 1 for d in declarers),
+            (unseen & BELOW[ctx][c]).bit_count(), pw[c]))
         return _play(best)
     strength = STRENGTH[ctx][led]
     players = trick_players(leader, sitting_out)
@@ -403,30 +372,22 @@ def choose_discard(hand: int, contract: int, ctx: int, discards_left: int,
     trump = ctx if ctx < NT_STANDARD else -1
     trump_mask = SUIT_MASK[ctx][trump] if trump >= 0 else JOKER_BITS
     lengths = [(hand & SUIT_MASK[ctx][s]).bit_count() for s in range(4)]
-    best, best_key = -1, None
-    rest = hand
-    while rest:
-        low = rest & -rest
-        c = low.bit_length() - 1
-        rest ^= low
-        suit = TABLES.suit[ctx][c]
+
+    def discard_key(c: int) -> tuple:
         if trump_mask >> c & 1:
-            key = (2, pw[c])
-        else:
-            others = hand & SUIT_MASK[ctx][suit]
-            top = not (ABOVE[ctx][c] & ~hand)  # nothing higher is out: a sure winner
-            if trump >= 0:
-                # make voids: a short suit without a winner goes first
-                voidable = lengths[suit] <= discards_left and not any(
-                    not (ABOVE[ctx][u] & ~hand) for u in cards_of(others))
-                key = (1 if top else 0, 0 if voidable else 1, lengths[suit], pw[c])
-            else:
-                # notrump: keep winners and guarded honours, throw low cards of short suits
-                guarded = rank_of(c) >= 8 and lengths[suit] >= 11 - rank_of(c)
-                key = (1 if top or guarded else 0, lengths[suit], pw[c])
-        if best_key is None or key < best_key:
-            best, best_key = c, key
-    return A.DISCARD_BASE + best
+            return (2, pw[c])
+        suit = TABLES.suit[ctx][c]
+        top = not (ABOVE[ctx][c] & ~hand)  # nothing higher is out: a sure winner
+        if trump >= 0:
+            # make voids: a short suit without a winner goes first
+            voidable = lengths[suit] <= discards_left and not any(
+                not (ABOVE[ctx][u] & ~hand) for u in cards_of(hand & SUIT_MASK[ctx][suit]))
+            return (1 if top else 0, 0 if voidable else 1, lengths[suit], pw[c])
+        # notrump: keep winners and guarded honours, throw low cards of short suits
+        guarded = rank_of(c) >= 8 and lengths[suit] >= 11 - rank_of(c)
+        return (1 if top or guarded else 0, lengths[suit], pw[c])
+
+    return A.DISCARD_BASE + min(cards_of(hand), key=discard_key)
 
 
 def _nullo_danger_cards(hand: int, ctx: int) -> list[tuple[float, int]]:
