@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 from pathlib import Path
 
 import numpy as np
@@ -280,6 +281,24 @@ def test_cli_trains_logs_and_ends_with_an_evaluation_table(tmp_path: Path, capsy
     assert "no_such_field" in capsys.readouterr().err
     assert cli.main(["--resume", str(run), "--config", str(SMOKE)]) == 2
     assert not (tmp_path / "x").exists()
+
+
+def test_keep_eval_agents_writes_one_loadable_agent_per_evaluation(tmp_path: Path) -> None:
+    from agents.neural import NeuralBot
+    from train import cli
+
+    run = tmp_path / "run"
+    code = cli.main(["--config", str(SMOKE), "--run-dir", str(run), "--no-progress",
+                     "--set", "total_steps=300", "--eval-every", "1", "--eval-deals", "2",
+                     "--final-eval-opponents", "[]", "--keep-eval-agents", "true"])
+    assert code == 0
+    kept = sorted((run / "evals").glob("agent-*.pt"))
+    updates = json.loads((run / "eval.json").read_text())["updates"]
+    assert updates >= 2 and len(kept) == updates
+    steps = [int(p.stem.split("-")[1]) for p in kept]
+    assert steps == sorted(set(steps))  # one file per evaluation, named by its step
+    bot = NeuralBot.load(kept[-1])
+    assert bot.rules == TrainConfig.from_toml(run / "config.toml").make_rules()
 
 
 def test_central_critic_learns_from_the_whole_state() -> None:

@@ -150,6 +150,8 @@ def train(cfg: TrainConfig, run_dir: Path, resume_data: dict[str, Any] | None = 
                         kl=f"{stats.get('approx_kl', 0):.3f}")
         if cfg.eval_every and trainer.update % cfg.eval_every == 0:
             evaluation.log_evaluation(writer, trainer, cfg.eval_opponents, cfg.eval_deals, step)
+            if cfg.keep_eval_agents:
+                export_agent(trainer, run_dir / "evals" / f"agent-{step:010d}.pt")
         if trainer.update % cfg.checkpoint_every == 0:
             save_atomic(state_of(trainer), checkpoint)
             export_agent(trainer, run_dir / "agent.pt")

@@ -133,6 +133,10 @@ class TrainConfig:
     final_eval_opponents: list[str] = field(
         default_factory=lambda: ["random", "rule", "mc:samples=4"])
     """Bot specs of the final evaluation table (mc at a low level to keep it quick)."""
+    keep_eval_agents: bool = False
+    """Also write the policy of every periodic evaluation to evals/agent-<step>.pt in the run
+    directory, so the best one can be picked afterwards (on other deals than the periodic
+    evaluations used, or the pick is biased)."""
 
     # ------------------------------------------------------------------ derived
     def make_rules(self) -> Rules:
