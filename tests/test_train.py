@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from agents.neural import masked_logits
 from fh_env import NUM_ACTIONS
+from fh_env import actions as A
 from train.config import TrainConfig, field_docs
 from train.model import ActorCritic, legal_entropy, sample
 from train.ppo import RolloutBuffer, Trainer, per_seat_gae, ppo_loss
@@ -281,6 +282,30 @@ def test_cli_trains_logs_and_ends_with_an_evaluation_table(tmp_path: Path, capsy
     assert "no_such_field" in capsys.readouterr().err
     assert cli.main(["--resume", str(run), "--config", str(SMOKE)]) == 2
     assert not (tmp_path / "x").exists()
+
+
+def test_play_teacher_labels_card_play_only_and_pulls_the_loss() -> None:
+    from agents.rule import RuleBot
+
+    trainer = Trainer(tiny_config(play_teacher_coef=1.0, num_envs=6),
+                      make_bot=lambda spec: RuleBot())
+    ro, _ = trainer.collect()
+    assert ro.teacher is not None and len(ro.teacher) == len(ro)
+    auction = ro.mask[:, :A.DISCARD_BASE].any(1)
+    assert (ro.teacher[auction] == -1).all()
+    taught = ro.teacher[~auction]
+    assert len(taught) and (taught >= 0).all()
+    assert ro.mask[np.flatnonzero(~auction), taught].all()  # the teacher's actions are legal
+    # the loss grows by exactly coef * cross-entropy of the teacher's actions
+    n = len(ro)
+    logits = torch.randn(n, NUM_ACTIONS, generator=torch.Generator().manual_seed(0))
+    args = (logits, torch.zeros(n), torch.from_numpy(ro.mask), torch.from_numpy(ro.actions),
+            torch.zeros(n), torch.zeros(n), torch.ones(n), torch.zeros(n))
+    base, _ = ppo_loss(*args, trainer.cfg)
+    pulled, stats = ppo_loss(*args, trainer.cfg, torch.from_numpy(ro.teacher))
+    assert stats["teacher_ce"] > 0
+    assert pulled.item() == pytest.approx(base.item() + stats["teacher_ce"], rel=1e-5)
+    trainer.learn(ro)  # runs with the teacher term
 
 
 def test_keep_eval_agents_writes_one_loadable_agent_per_evaluation(tmp_path: Path) -> None:

@@ -25,7 +25,7 @@ from .config import TrainConfig, field_docs
 
 CHARTS = {"policy": "losses/policy", "value": "losses/value", "entropy": "losses/entropy",
           "approx_kl": "losses/approx_kl", "clipfrac": "losses/clipfrac",
-          "explained_variance": "losses/explained_variance",
+          "explained_variance": "losses/explained_variance", "teacher_ce": "losses/teacher_ce",
           "steps_per_second": "charts/steps_per_second", "learning_rate": "charts/learning_rate"}
 
 

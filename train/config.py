@@ -99,6 +99,13 @@ class TrainConfig:
     learner's own bidding is still poor."""
     bid_teacher: str = "rule"
     """Bot spec (agents.registry) that bids for the learner in bid_teacher_share of the games."""
+    play_teacher_coef: float = 0.0
+    """Weight of a cross-entropy term pulling the learner's card play and discards toward what
+    play_teacher would do in the same position (kickstarting; 0: off).  Auction calls are never
+    pulled: PPO alone learns to bid.  Why: PPO learns bidding well but from rewards alone its
+    card play drifts below the imitated teacher's (see train.ppo)."""
+    play_teacher: str = "rule"
+    """Bot spec (agents.registry) whose card play and discards play_teacher_coef pulls toward."""
 
     # ------------------------------------------------------------------ league
     league_self: float = 0.5
@@ -162,6 +169,8 @@ class TrainConfig:
                      "torch_threads", "bc_chunk_hands", "bc_epochs"):
             if getattr(self, name) < 1:
                 raise ValueError(f"config {name}={getattr(self, name)} must be at least 1")
+        if self.play_teacher_coef < 0:
+            raise ValueError(f"config play_teacher_coef={self.play_teacher_coef} must be >= 0")
         if not 0.0 <= self.bid_teacher_share <= 1.0:
             raise ValueError(
                 f"config bid_teacher_share={self.bid_teacher_share} must be in [0, 1]")

@@ -61,6 +61,7 @@ class Rollout:
     rewards: np.ndarray  # float32 [B]
     dones: np.ndarray  # bool [B]: the seat's last decision of its hand
     next_index: np.ndarray  # int64 [B]: the same seat's next decision in the hand, -1 if done
+    teacher: np.ndarray | None = None  # int64 [B]: play_teacher's action, -1 in the auction
 
     def __len__(self) -> int:
         return len(self.actions)
@@ -71,7 +72,7 @@ class RolloutBuffer:
 
     def __init__(self, num_envs: int) -> None:
         self.chunks: dict[str, list[np.ndarray]] = {k: [] for k in (
-            "obs", "state_obs", "mask", "actions", "logprobs", "values")}
+            "obs", "state_obs", "mask", "actions", "logprobs", "values", "teacher")}
         self.rewards: list[float] = []
         self.dones: list[bool] = []
         self.next_index: list[int] = []
@@ -110,7 +111,8 @@ class RolloutBuffer:
                        actions=cat["actions"], logprobs=cat["logprobs"], values=cat["values"],
                        rewards=np.asarray(self.rewards, dtype=np.float32),
                        dones=np.asarray(self.dones, dtype=bool),
-                       next_index=np.asarray(self.next_index, dtype=np.int64))
+                       next_index=np.asarray(self.next_index, dtype=np.int64),
+                       teacher=cat["teacher"])
 
 
 def per_seat_gae(rewards: np.ndarray, values: np.ndarray, dones: np.ndarray,
@@ -130,9 +132,13 @@ def per_seat_gae(rewards: np.ndarray, values: np.ndarray, dones: np.ndarray,
 # ---------------------------------------------------------------------- the loss
 def ppo_loss(logits: torch.Tensor, values: torch.Tensor, mask: torch.Tensor,
              actions: torch.Tensor, old_logprobs: torch.Tensor, old_values: torch.Tensor,
-             advantages: torch.Tensor, returns: torch.Tensor, cfg: TrainConfig
-             ) -> tuple[torch.Tensor, dict[str, float]]:
-    """The clipped PPO loss of one minibatch; ``logits`` are raw or masked (masked again here)."""
+             advantages: torch.Tensor, returns: torch.Tensor, cfg: TrainConfig,
+             teacher: torch.Tensor | None = None) -> tuple[torch.Tensor, dict[str, float]]:
+    """The clipped PPO loss of one minibatch; ``logits`` are raw or masked (masked again here).
+
+    With ``teacher`` (the teacher's action per row, -1 where there is none) the loss adds
+    ``cfg.play_teacher_coef`` times the cross-entropy of the teacher's actions.
+    """
     logits = masked_logits(logits, mask)
     logp = torch.log_softmax(logits, dim=-1).gather(-1, actions.unsqueeze(-1)).squeeze(-1)
     entropy = legal_entropy(logits, mask).mean()
@@ -153,6 +159,12 @@ def ppo_loss(logits: torch.Tensor, values: torch.Tensor, mask: torch.Tensor,
     loss = pg_loss - cfg.ent_coef * entropy + cfg.vf_coef * v_loss
     stats = {"policy": pg_loss.item(), "value": v_loss.item(), "entropy": entropy.item(),
              "approx_kl": approx_kl.item(), "clipfrac": clipfrac.item()}
+    if teacher is not None and cfg.play_teacher_coef > 0:
+        taught = teacher >= 0
+        if taught.any():
+            ce = nn.functional.cross_entropy(logits[taught], teacher[taught])
+            loss = loss + cfg.play_teacher_coef * ce
+            stats["teacher_ce"] = ce.item()
     return loss, stats
 
 
@@ -183,6 +195,8 @@ class Trainer:
                                          ("random", "random")) if k in shares}
         if cfg.bid_teacher_share > 0:
             roles["bid_teacher"] = cfg.bid_teacher
+        if cfg.play_teacher_coef > 0:
+            roles["play_teacher"] = cfg.play_teacher
         if roles and make_bot is None:
             from agents.registry import make_bot
         self.bots = {role: make_bot(spec) for role, spec in roles.items()}  # type: ignore[misc]
@@ -243,6 +257,7 @@ class Trainer:
                 lrows = rows[is_learner]
                 if len(lrows):
                     buffer.add(lrows, seat[lrows], obs=obs[lrows], mask=mask[lrows],
+                               teacher=self._play_teacher(lrows, seat, mask, bot_rngs),
                                state_obs=None if state_obs is None else state_obs[is_learner],
                                actions=actions[lrows],
                                logprobs=logp.numpy()[is_learner],
@@ -280,6 +295,18 @@ class Trainer:
         rollout = buffer.finish()
         return rollout, {"returns": returns}
 
+    def _play_teacher(self, rows: np.ndarray, seat: np.ndarray, mask: np.ndarray,
+                      rngs: list[random.Random]) -> np.ndarray | None:
+        """play_teacher's choice for each learner decision of ``rows``; -1 in the auction."""
+        bot = self.bots.get("play_teacher")
+        if bot is None:
+            return None
+        out = np.full(len(rows), -1, dtype=np.int64)
+        for k, i in enumerate(rows.tolist()):
+            if not mask[i, :A.DISCARD_BASE].any():
+                out[k] = bot.act(seat_view(self.venv.states[i], int(seat[i])), rngs[i])
+        return out
+
     # ------------------------------------------------------------------ learning
     def learn(self, ro: Rollout) -> dict[str, float]:
         """PPO epochs over one rollout; return the mean losses and diagnostics."""
@@ -290,6 +317,7 @@ class Trainer:
             obs=ro.obs, mask=ro.mask, actions=ro.actions, logprobs=ro.logprobs,
             values=ro.values, adv=adv, ret=ret).items()}
         state_obs = None if ro.state_obs is None else self._tensor(ro.state_obs)
+        teacher = None if ro.teacher is None else self._tensor(ro.teacher)
         size = len(ro)
         mb = math.ceil(size / cfg.num_minibatches)
         self.model.train()
@@ -303,7 +331,8 @@ class Trainer:
                                             None if state_obs is None else state_obs[idx])
                 loss, stats = ppo_loss(logits, values, t["mask"][idx], t["actions"][idx],
                                        t["logprobs"][idx], t["values"][idx], t["adv"][idx],
-                                       t["ret"][idx], cfg)
+                                       t["ret"][idx], cfg,
+                                       None if teacher is None else teacher[idx])
                 self.optimizer.zero_grad()
                 loss.backward()
                 nn.utils.clip_grad_norm_(self.model.parameters(), cfg.max_grad_norm)
