@@ -13,7 +13,7 @@ read with ``torch.load(..., weights_only=True)``.  The keys a bot needs::
     obs_size       fh_env.observe.OBS_SIZE
     num_actions    130
     rules          Rules.to_dict() of the rule set it was trained under
-    policy         {"hidden_sizes": [...], "state_dict": {...}}
+    policy         {"hidden_sizes": [...], "state_dict": {...}, "trump_first": bool}
 
 Training checkpoints hold more (critic, optimiser, league, random generators; see
 :mod:`train.checkpoint`).  ``make_bot("neural:NAME")`` resolves NAME as a file, a run directory
@@ -51,14 +51,22 @@ class PolicyNet(nn.Module):
     """An MLP trunk with a policy head (130 logits) and a value head, on one seat's observation.
 
     One network is shared by all four seats: observations are seat-relative, so the same
-    weights play every position.
+    weights play every position.  With ``trump_first`` the network relabels suits so that the
+    trump comes first before it reads an observation, and maps its card logits back
+    (:func:`fh_env.observe.trump_first_indices`): it learns card play once for all trump suits.
     """
 
     def __init__(self, obs_size: int, hidden_sizes: Sequence[int],
-                 generator: torch.Generator | None = None) -> None:
+                 generator: torch.Generator | None = None, trump_first: bool = False) -> None:
         super().__init__()
         self.obs_size = int(obs_size)
         self.hidden_sizes = [int(h) for h in hidden_sizes]
+        self.trump_first = bool(trump_first)
+        if self.trump_first:
+            obs_index, action_index = observe.trump_first_indices()
+            # Not saved in state_dict: they follow from the observation layout.
+            self.register_buffer("obs_index", torch.from_numpy(obs_index.copy()), False)
+            self.register_buffer("action_index", torch.from_numpy(action_index.copy()), False)
         layers: list[nn.Module] = []
         width = self.obs_size
         for h in self.hidden_sizes:
@@ -70,8 +78,14 @@ class PolicyNet(nn.Module):
 
     def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Raw logits [B, 130] (unmasked) and values [B]."""
-        x = self.trunk(obs)
-        return self.policy_head(x), self.value_head(x).squeeze(-1)
+        if not self.trump_first:
+            x = self.trunk(obs)
+            return self.policy_head(x), self.value_head(x).squeeze(-1)
+        trump = obs[:, observe.TRUMP_SLICE]
+        row = torch.where(trump.sum(1) > 0, trump.argmax(1), 4)
+        x = self.trunk(obs.gather(1, self.obs_index[row]))
+        logits = self.policy_head(x).gather(1, self.action_index[row])
+        return logits, self.value_head(x).squeeze(-1)
 
 
 def init_layer(n_in: int, n_out: int, gain: float,
@@ -153,7 +167,8 @@ def policy_from_checkpoint(data: dict[str, Any], path: str | Path = "?") -> Poli
     """Rebuild the policy network stored in a checkpoint dictionary."""
     try:
         policy = data["policy"]
-        net = PolicyNet(data["obs_size"], policy["hidden_sizes"])
+        net = PolicyNet(data["obs_size"], policy["hidden_sizes"],
+                        trump_first=bool(policy.get("trump_first", False)))
         net.load_state_dict(policy["state_dict"])
     except (KeyError, TypeError, RuntimeError) as err:
         raise CheckpointError(f"checkpoint {path}: the policy cannot be loaded: "

@@ -486,3 +486,56 @@ def encode_state(state: State, seat: int = 0, out: np.ndarray | None = None) -> 
         bits |= discarded << (shift + NUM_CARDS * ((who - seat) % 4))
     out[OBS_SIZE:] = _unpack(bits, STATE_SIZE - OBS_SIZE)
     return out
+
+
+# ---------------------------------------------------------------------- trump-first relabelling
+#: For each trump suit (S C D H), the new label of every suit: the trump becomes suit 0, the
+#: suit of its colour (the left bower's) suit 1, the other two suits 2 and 3 in their order.
+TRUMP_FIRST = ((0, 1, 2, 3), (1, 0, 2, 3), (2, 3, 0, 1), (2, 3, 1, 0))
+
+
+@lru_cache(maxsize=None)
+def trump_first_indices() -> tuple[np.ndarray, np.ndarray]:
+    """Gather indices that relabel the suits of an observation so that trumps come first.
+
+    Why: once the contract is made, the rules treat every trump suit alike, but card ids are
+    absolute, so a network would have to learn card play four times, once per trump suit.
+    Relabelled, "the right bower" or "a trump higher than the trick's best" is one input
+    whatever the trump.  The auction and the contract blocks (bid, trump) keep their labels: the
+    value of a contract does depend on its suit.
+
+    Returns ``(obs_index, action_index)``, both int64 with 5 rows: row t < 4 for trump suit t,
+    row 4 the identity (no trump: auction, no-trump, nullo).  ``relabelled = obs[obs_index[t]]``,
+    and a policy's logits over relabelled actions go back to real actions by
+    ``logits[action_index[t]]``.  The row is the suit set in the observation's ``trump``
+    block (:data:`TRUMP_SLICE`), 4 when that block is empty.
+    """
+    obs_index = np.tile(np.arange(OBS_SIZE, dtype=np.int64), (5, 1))
+    action_index = np.tile(np.arange(A.NUM_ACTIONS, dtype=np.int64), (5, 1))
+    card_blocks = [_HAND, _PICKED, _DISCARDED, _EXPOSED]
+    card_blocks += [_TRICKS + k * TRICK_WIDTH + 4 + r * NUM_CARDS
+                    for k in range(10) for r in range(4)]
+    suit_blocks = [_VOIDS + 5 * r for r in range(4)]
+    suit_blocks += [_TRICKS + k * TRICK_WIDTH + 4 + 4 * NUM_CARDS for k in range(10)]
+    for trump, label in enumerate(TRUMP_FIRST):
+        card = {s * 11 + r: label[s] * 11 + r for s in range(4) for r in range(11)}
+        for base in card_blocks:
+            for old, new in card.items():
+                obs_index[trump, base + new] = base + old
+        for base in suit_blocks:
+            for s in range(4):
+                obs_index[trump, base + label[s]] = base + s
+        for old, new in card.items():
+            for action_base in (A.DISCARD_BASE, A.PLAY_BASE):
+                action_index[trump, action_base + old] = action_base + new
+        for joker in range(2):
+            for s in range(4):
+                first = A.JOKER_LEAD_BASE + 4 * joker
+                action_index[trump, first + s] = first + label[s]
+    obs_index.setflags(write=False)
+    action_index.setflags(write=False)
+    return obs_index, action_index
+
+
+#: The trump block of an observation: which row of :func:`trump_first_indices` applies.
+TRUMP_SLICE = LAYOUT["trump"]

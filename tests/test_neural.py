@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import numpy as np
 import pytest
 import torch
 
@@ -97,3 +98,81 @@ def test_policy_net_shapes() -> None:
     net = PolicyNet(observe.OBS_SIZE, [8, 4])
     logits, value = net(torch.zeros(3, observe.OBS_SIZE))
     assert logits.shape == (3, 130) and value.shape == (3,)
+
+
+# ---------------------------------------------------------------------- trump-first relabelling
+def _play_positions(count: int) -> list:
+    """Views of seats on turn in the play of suit contracts (rule bots, default rules)."""
+    from agents.rule import RuleBot
+
+    bot, rng, out = RuleBot(), random.Random(5), []
+    for seed in range(200):
+        state = State(Rules(), seed=seed)
+        while not state.is_terminal:
+            view = seat_view(state, state.turn)
+            if state.phase.name == "PLAY" and state.context < 4 and rng.random() < 0.3:
+                out.append(view)
+            state.apply(bot.act(view, rng))
+        if len({v.context for v in out}) == 4 and len(out) >= count:
+            return out
+    raise AssertionError("no positions under every trump suit")
+
+
+def test_trump_first_relabels_cards_and_suits_of_real_positions() -> None:
+    obs_index, action_index = observe.trump_first_indices()
+    hand, tricks = observe.LAYOUT["hand"], observe.LAYOUT["tricks"]
+    for view in _play_positions(60):
+        t = view.context
+        label = observe.TRUMP_FIRST[t]
+        assert label[t] == 0 and label[t ^ 1] == 1  # trump first, its colour's suit second
+        obs = observe.encode(view)
+        assert obs[observe.TRUMP_SLICE].argmax() == t
+        new = obs[obs_index[t]]
+        expected = {label[c // 11] * 11 + c % 11 if c < 44 else c
+                    for c in range(46) if view.hand >> c & 1}
+        assert set(np.flatnonzero(new[hand])) == expected
+        # the trick slots hold the same cards, relabelled, and the led suit moves with them
+        assert new[tricks].sum() == obs[tricks].sum()
+        # every legal play keeps its logit: action a reads the relabelled action's output
+        for a in np.flatnonzero(observe.action_mask(view)):
+            c = int(a) - 76
+            if 0 <= c < 44:
+                assert action_index[t, a] == 76 + label[c // 11] * 11 + c % 11
+        assert (obs_index[4] == np.arange(observe.OBS_SIZE)).all()
+
+
+def test_trump_first_net_reads_relabelled_observations() -> None:
+    net = PolicyNet(observe.OBS_SIZE, [16], torch.Generator().manual_seed(0), trump_first=True)
+    plain = PolicyNet(observe.OBS_SIZE, [16], torch.Generator().manual_seed(0))
+    obs_index, action_index = observe.trump_first_indices()
+    views = _play_positions(8)
+    auction = seat_view(State(Rules(), seed=1), 1)
+    obs = torch.from_numpy(np.stack([observe.encode(v) for v in views + [auction]]))
+    logits, values = net(obs)
+    ref_logits, ref_values = plain(obs)
+    # the auction (no trump yet) is read as it is
+    assert torch.equal(logits[-1], ref_logits[-1]) and values[-1] == ref_values[-1]
+    for k, view in enumerate(views):
+        t = view.context
+        x = plain.trunk(obs[k][torch.from_numpy(obs_index[t].copy())])
+        head = plain.policy_head(x)
+        assert torch.allclose(logits[k], head[torch.from_numpy(action_index[t].copy())])
+        assert torch.allclose(values[k], plain.value_head(x).squeeze(-1))
+
+
+def test_trump_first_survives_checkpoints(tmp_path: Path) -> None:
+    from train.checkpoint import load_into
+    from agents.neural import read_checkpoint
+
+    cfg = TrainConfig.from_toml(SMOKE)
+    cfg.trump_first = True
+    trainer = Trainer(cfg)
+    export_agent(trainer, tmp_path / "agent.pt")
+    save_atomic(state_of(trainer), tmp_path / "checkpoint.pt")
+    bot = NeuralBot.load(tmp_path / "agent.pt")
+    assert bot.net.trump_first
+    obs = torch.from_numpy(observe.encode(_play_positions(1)[0])).unsqueeze(0)
+    assert torch.equal(bot.net(obs)[0], trainer.model.policy.eval()(obs)[0])
+    other = Trainer(TrainConfig.from_toml(SMOKE))  # trump_first off
+    with pytest.raises(CheckpointError, match="trump_first"):
+        load_into(other, read_checkpoint(tmp_path / "checkpoint.pt"))

@@ -69,6 +69,7 @@ def agent_part(trainer: "Trainer") -> dict[str, Any]:
         "num_actions": NUM_ACTIONS,
         "rules": trainer.rules.to_dict(),
         "policy": {"hidden_sizes": list(policy.hidden_sizes),
+                   "trump_first": policy.trump_first,
                    "state_dict": _cpu(policy.state_dict())},
     }
 
@@ -111,6 +112,8 @@ def load_into(trainer: "Trainer", data: dict[str, Any], path: str | Path = "?") 
     train = data["train"]
     try:
         policy_sd = data["policy"]["state_dict"]
+        if bool(data["policy"].get("trump_first", False)) != trainer.model.policy.trump_first:
+            raise CheckpointError(f"checkpoint {path}: trump_first differs from this run's")
         _check_shapes(trainer.model.policy.state_dict(), policy_sd, "policy", path)
         critic = trainer.model.critic
         if (critic is None) != (data["critic"] is None):

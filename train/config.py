@@ -75,6 +75,9 @@ class TrainConfig:
     # ------------------------------------------------------------------ network
     hidden_sizes: list[int] = field(default_factory=lambda: [256, 256])
     """Widths of the shared MLP trunk of the policy and value heads."""
+    trump_first: bool = False
+    """Relabel suits so the trump comes first before the network reads an observation (see
+    agents.neural.PolicyNet): card play is learnt once for every trump suit."""
     central_critic: bool = False
     """Give the value function its own network fed the whole state (fh_env.observe.encode_state)
     from the acting seat's side: a centralised critic used only in training; the policy sees

@@ -41,9 +41,9 @@ class ActorCritic(nn.Module):
     """Policy logits (masked) and values for a batch of decisions."""
 
     def __init__(self, obs_size: int, hidden_sizes: Sequence[int], state_size: int = 0,
-                 generator: torch.Generator | None = None) -> None:
+                 generator: torch.Generator | None = None, trump_first: bool = False) -> None:
         super().__init__()
-        self.policy = PolicyNet(obs_size, hidden_sizes, generator)
+        self.policy = PolicyNet(obs_size, hidden_sizes, generator, trump_first)
         self.critic = CentralCritic(state_size, hidden_sizes, generator) if state_size else None
 
     def forward(self, obs: torch.Tensor, mask: torch.Tensor,

@@ -187,7 +187,7 @@ class Trainer:
         self.torch_rng = torch.Generator().manual_seed(cfg.seed)  # init, action sampling
         state_size = observe.STATE_SIZE if cfg.central_critic else 0
         self.model = ActorCritic(observe.OBS_SIZE, cfg.hidden_sizes, state_size,
-                                 self.torch_rng).to(self.device)
+                                 self.torch_rng, cfg.trump_first).to(self.device)
         self.optimizer = torch.optim.Adam(self.model.parameters(), lr=cfg.learning_rate, eps=1e-5)
         shares = cfg.league_shares()
         # The bots of this run by role: league opponents, and the auction teacher.
