@@ -10,10 +10,13 @@ from pathlib import Path
 
 from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
+#: Candidate panels in order; the first four the run logged are drawn (a run that evaluates
+#: only against rule has no eval/random series).
 PANELS = [
     ("charts/episodic_return", "training return per hand (learner team, scaled)"),
     ("eval/random/mean", "duplicate vs random (points per deal)"),
     ("eval/rule/mean", "duplicate vs rule (points per deal)"),
+    ("contracts/made_rate/all", "share of the learner's training contracts made"),
     ("losses/entropy", "policy entropy"),
 ]
 
@@ -39,7 +42,8 @@ def main(argv: list[str]) -> int:
     run, out = Path(argv[0]), Path(argv[1])
     data = scalars(run)
     fig, axes = plt.subplots(2, 2, figsize=(10, 6.5))
-    for ax, (tag, title) in zip(axes.flat, PANELS):
+    panels = [(tag, title) for tag, title in PANELS if data.get(tag)][:4]
+    for ax, (tag, title) in zip(axes.flat, panels):
         points = data.get(tag, [])
         if points:
             steps, values = zip(*points)
