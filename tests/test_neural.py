@@ -176,3 +176,16 @@ def test_trump_first_survives_checkpoints(tmp_path: Path) -> None:
     other = Trainer(TrainConfig.from_toml(SMOKE))  # trump_first off
     with pytest.raises(CheckpointError, match="trump_first"):
         load_into(other, read_checkpoint(tmp_path / "checkpoint.pt"))
+
+
+def test_shipped_agent_loads_by_name_and_plays_well_against_random() -> None:
+    from agents.evaluate import duplicate
+    from agents.random_bot import RandomBot
+    from agents.neural import CHECKPOINT_DIR
+
+    path = CHECKPOINT_DIR / "ppo-long.pt"
+    assert path.stat().st_size < 5_000_000  # "a few MB at most"
+    bot = make_neural_bot("ppo-long")
+    assert bot.net.trump_first and bot.rules == Rules()
+    result = duplicate(bot, RandomBot(), Rules(), deals=20, seed=3)
+    assert result.ci_low > 300  # rule itself scores about +530 a deal against random
