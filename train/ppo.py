@@ -22,6 +22,8 @@ One update:
 4. **Update** (:func:`ppo_loss`): the clipped PPO objective with action masking: the masks
    stored with the rollout are applied again to the new logits, illegal logits become a large
    negative constant (no gradient flows to them), and the entropy bonus counts legal actions only.
+   With ``play_teacher_coef`` the loss also pulls card play and discards toward a teacher bot's
+   choices, recorded in the rollout (``Rollout.teacher``).
 """
 
 from __future__ import annotations
