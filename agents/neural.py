@@ -78,13 +78,15 @@ class PolicyNet(nn.Module):
 
     def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Raw logits [B, 130] (unmasked) and values [B]."""
-        if not self.trump_first:
-            x = self.trunk(obs)
-            return self.policy_head(x), self.value_head(x).squeeze(-1)
-        trump = obs[:, observe.TRUMP_SLICE]
-        row = torch.where(trump.sum(1) > 0, trump.argmax(1), 4)
-        x = self.trunk(obs.gather(1, self.obs_index[row]))
-        logits = self.policy_head(x).gather(1, self.action_index[row])
+        row = None
+        if self.trump_first:
+            trump = obs[:, observe.TRUMP_SLICE]
+            row = torch.where(trump.sum(1) > 0, trump.argmax(1), 4)
+            obs = obs.gather(1, self.obs_index[row])
+        x = self.trunk(obs)
+        logits = self.policy_head(x)
+        if row is not None:
+            logits = logits.gather(1, self.action_index[row])
         return logits, self.value_head(x).squeeze(-1)
 
 

@@ -8,6 +8,7 @@ other jobs the CPU-second figures move less, and ratios of two systems measured 
 
 from __future__ import annotations
 
+import argparse
 import datetime as _dt
 import json
 import os
@@ -17,6 +18,8 @@ import time
 from importlib import metadata
 from pathlib import Path
 from typing import Any, Callable, Mapping
+
+from fh_env.rules import PRESETS
 
 Work = Callable[[], tuple[int, int]]
 """One slice of work: plays some episodes and returns (agent steps, episodes) it played."""
@@ -112,3 +115,14 @@ def write_json(path: str | os.PathLike, record: Mapping[str, Any]) -> Path:
     path.write_text(json.dumps(record, indent=2, sort_keys=False) + "\n")
     return path
 
+
+
+def batch_parser(description: str, default_sizes: list[int]) -> argparse.ArgumentParser:
+    """The command line of the batched benchmarks: a preset, batch sizes, run length and count."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--preset", default="australian", choices=sorted(PRESETS))
+    parser.add_argument("--sizes", type=int, nargs="+", default=default_sizes)
+    parser.add_argument("--seconds", type=float, default=1.0, help="length of one timed run")
+    parser.add_argument("--runs", type=int, default=5, help="timed runs per figure (median)")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    return parser

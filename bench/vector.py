@@ -25,7 +25,6 @@ without ``parallel``, and the process is single-threaded).
 
 from __future__ import annotations
 
-import argparse
 import json
 import platform
 import random
@@ -35,9 +34,10 @@ from typing import Callable
 
 import numpy as np
 
+from bench.common import batch_parser
 from fh_env.engine import State
 from fh_env.fastcore import FastGames
-from fh_env.rules import PRESETS, Rules
+from fh_env.rules import Rules
 
 
 def _timed(run: Callable[[], tuple[int, float]], seconds: float) -> dict[str, float]:
@@ -133,13 +133,7 @@ def measure(preset: str, sizes: list[int], seconds: float, runs: int) -> dict:
 
 
 def main(argv: list[str] | None = None) -> dict:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--preset", default="australian", choices=sorted(PRESETS))
-    parser.add_argument("--sizes", type=int, nargs="+", default=[1, 64, 1024, 4096])
-    parser.add_argument("--seconds", type=float, default=1.0, help="length of one timed run")
-    parser.add_argument("--runs", type=int, default=5, help="timed runs per figure (median)")
-    parser.add_argument("--json", action="store_true", help="print the results as JSON")
-    args = parser.parse_args(argv)
+    args = batch_parser(__doc__.split("\n\n")[0], [1, 64, 1024, 4096]).parse_args(argv)
     result = measure(args.preset, args.sizes, args.seconds, args.runs)
     rows = result["results"]
     if args.json:

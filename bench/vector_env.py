@@ -23,7 +23,6 @@ the ratios to the engine's run of the same round.  One process, one thread.
 
 from __future__ import annotations
 
-import argparse
 import json
 import platform
 import random
@@ -33,9 +32,10 @@ from typing import Callable
 
 import numpy as np
 
+from bench.common import batch_parser
 from fh_env import observe
 from fh_env.engine import State
-from fh_env.rules import PRESETS, Rules
+from fh_env.rules import Rules
 from fh_env.vector import VectorEnv
 from fh_env.view import seat_view
 
@@ -128,13 +128,7 @@ def measure(preset: str, sizes: list[int], seconds: float, runs: int) -> dict:
 
 
 def main(argv: list[str] | None = None) -> dict:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--preset", default="australian", choices=sorted(PRESETS))
-    parser.add_argument("--sizes", type=int, nargs="+", default=[64, 256, 1024])
-    parser.add_argument("--seconds", type=float, default=1.0, help="length of one timed run")
-    parser.add_argument("--runs", type=int, default=5, help="timed runs per figure (median)")
-    parser.add_argument("--json", action="store_true", help="print the results as JSON")
-    args = parser.parse_args(argv)
+    args = batch_parser(__doc__.split("\n\n")[0], [64, 256, 1024]).parse_args(argv)
     result = measure(args.preset, args.sizes, args.seconds, args.runs)
     rows = result["results"]
     if args.json:

@@ -504,16 +504,24 @@ def note_void(g, r, seat, c):
 
 
 @njit(cache=True)
-def finish_trick(g, r):
+def trick_best(g, r):
+    """(strength of the card winning the trick so far, the seat that played it)."""
     ctx, led = g.context, g.led
     best, best_i = -2, 0
     for i in range(g.ntrick):
         s = r.strength[ctx, led, g.trick[i]]
         if s > best:
             best, best_i = s, i
-    winner = g.leader
+    seat = g.leader
     for _ in range(best_i):
-        winner = next_player(g, winner)
+        seat = next_player(g, seat)
+    return best, seat
+
+
+@njit(cache=True)
+def finish_trick(g, r):
+    led = g.led
+    winner = trick_best(g, r)[1]
     k = g.ntricks
     g.trick_leader[k] = g.leader
     for i in range(4):

@@ -30,7 +30,7 @@ from numba import njit
 
 from . import actions as A
 from .fastcore_kernels import (DISCARD_BASE, JOKER_LEAD_BASE, NULLO, PLAY_BASE, U0, U1, apply,
-                               legal, legal_calls, lowest_bit, next_player, popcount)
+                               legal, legal_calls, lowest_bit, popcount, trick_best)
 from .fastcore_layout import EXCHANGE, HAND_OVER, PLAY
 
 _NO_CARD = -1
@@ -86,21 +86,6 @@ def bid_choice(g, r):
 
 
 @njit(cache=True)
-def trick_state(g, r):
-    """(strength of the card winning the trick so far, seat playing it)."""
-    ctx, led = g.context, g.led
-    best, best_i = -2, 0
-    for i in range(g.ntrick):
-        s = r.strength[ctx, led, g.trick[i]]
-        if s > best:
-            best, best_i = s, i
-    seat = g.leader
-    for _ in range(best_i):
-        seat = next_player(g, seat)
-    return best, seat
-
-
-@njit(cache=True)
 def play_choice(g, r):
     """The card to play (an action id); see the module docstring."""
     _, cards, leads = legal(g, r)
@@ -122,7 +107,7 @@ def play_choice(g, r):
             if plain == U0:
                 plain = cards
         return PLAY_BASE + extreme(r, ctx, plain, True)
-    best, winner = trick_state(g, r)
+    best, winner = trick_best(g, r)
     led = g.led
     winning, losing = U0, U0
     m = cards

@@ -196,7 +196,7 @@ class VectorEnv:
 
 
 class _States(Sequence[State]):
-    """``VectorEnv.states``: each row's game as an engine State, converted when read."""
+    """``VectorEnv.states``: each row's game as an engine State (see the module docstring)."""
 
     def __init__(self, venv: VectorEnv) -> None:
         self._venv = venv

@@ -62,12 +62,8 @@ def test_policy_picks_only_legal_actions(preset: str) -> None:
     assert games.done.all()
 
 
-def test_policy_plays_the_named_heuristics() -> None:
-    """6 spades by seat 0, who holds no trump: it leads its highest plain card; the second
-    player (void) trumps with its highest winner; the third, unable to win, plays low; the last,
-    whose partner is winning, plays its lowest card (a plain one, keeping its trumps)."""
-    hands = {0: "KD 5C 6C 7C 8C 9C 10C QH JH 5D", 1: "QS 6S 4H 5H 6H 7H 8H 9H 10H AH",
-             2: "4D 7D", 3: "AS KS 5S AC KC QC JC KH 7S 8S"}
+def six_spades_by_seat_0(hands: dict[int, str]) -> State:
+    """The deal of ``hands``, bid 6S by seat 0 (the others pass), who puts the kitty back."""
     state = new_state(Rules(), hands)
     kitty = [c for c in range(46) if state.dealt[1] >> c & 1]
     for call in ("6S", "pass", "pass", "pass"):
@@ -75,6 +71,16 @@ def test_policy_plays_the_named_heuristics() -> None:
     assert state.phase == Phase.EXCHANGE and state.turn == 0
     for c in kitty:
         state.apply(A.DISCARD_BASE + c)
+    return state
+
+
+def test_policy_plays_the_named_heuristics() -> None:
+    """6 spades by seat 0, who holds no trump: it leads its highest plain card; the second
+    player (void) trumps with its highest winner; the third, unable to win, plays low; the last,
+    whose partner is winning, plays its lowest card (a plain one, keeping its trumps)."""
+    hands = {0: "KD 5C 6C 7C 8C 9C 10C QH JH 5D", 1: "QS 6S 4H 5H 6H 7H 8H 9H 10H AH",
+             2: "4D 7D", 3: "AS KS 5S AC KC QC JC KH 7S 8S"}
+    state = six_spades_by_seat_0(hands)
     assert state.phase == Phase.PLAY and state.turn == 0
     for card in ("KD", "QS", "4D", "QC"):
         assert policy_action(state) == A.PLAY_BASE + cards(card)[0]
@@ -85,12 +91,7 @@ def test_policy_plays_the_named_heuristics() -> None:
 def test_policy_last_player_wins_with_the_cheapest_winner() -> None:
     hands = {0: "KD 5C 6C 7C 8C 9C 10C QH JH 6D", 1: "4D 7D 4H 5H 6H 7H 8H 9H 10H AH",
              2: "5D AD", 3: "AS KS 5S AC KC QC JC KH 7S 8S"}
-    state = new_state(Rules(), hands)
-    kitty = [c for c in range(46) if state.dealt[1] >> c & 1]
-    for call in ("6S", "pass", "pass", "pass"):
-        state.apply(A.str_to_action(call))
-    for c in kitty:
-        state.apply(A.DISCARD_BASE + c)
+    state = six_spades_by_seat_0(hands)
     for card in ("KD", "4D", "5D", "5S"):
         assert policy_action(state) == A.PLAY_BASE + cards(card)[0]
         state.apply(A.PLAY_BASE + cards(card)[0])
@@ -100,12 +101,7 @@ def test_policy_last_player_wins_with_the_cheapest_winner() -> None:
 def test_policy_partner_winning_plays_low() -> None:
     """Seat 0 leads its highest trump; the others cannot beat it and play their lowest."""
     hands = {0: "JK JS AS 4H 5H 6H 7H 8H 9H 10H", 1: "QS 5S", 2: "KS 6S", 3: "10S 7S"}
-    state = new_state(Rules(), hands)
-    kitty = [c for c in range(46) if state.dealt[1] >> c & 1]
-    for call in ("6S", "pass", "pass", "pass"):
-        state.apply(A.str_to_action(call))
-    for c in kitty:
-        state.apply(A.DISCARD_BASE + c)
+    state = six_spades_by_seat_0(hands)
     for card in ("JK", "5S", "6S", "7S"):  # highest trump led; nobody else can win it
         assert policy_action(state) == A.PLAY_BASE + cards(card)[0]
         state.apply(A.PLAY_BASE + cards(card)[0])

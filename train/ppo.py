@@ -240,7 +240,8 @@ class Trainer:
             actions = np.full(n, -1, dtype=np.int64)
             learner = active & (seat % 2 == learner_team)
             # In "teacher" games the learner's auction calls come from cfg.bid_teacher.
-            taught = learner & teacher_game & mask[:, :A.DISCARD_BASE].any(1)
+            in_auction = mask[:, :A.DISCARD_BASE].any(1)
+            taught = learner & teacher_game & in_auction
             learner &= ~taught
             kinds = [opponents[i].kind if active[i] and not learner[i] else "" for i in range(n)]
             for i in np.flatnonzero(taught).tolist():
@@ -259,7 +260,7 @@ class Trainer:
                 lrows = rows[is_learner]
                 if len(lrows):
                     buffer.add(lrows, seat[lrows], obs=obs[lrows], mask=mask[lrows],
-                               teacher=self._play_teacher(lrows, seat, mask, bot_rngs),
+                               teacher=self._play_teacher(lrows, seat, in_auction, bot_rngs),
                                state_obs=None if state_obs is None else state_obs[is_learner],
                                actions=actions[lrows],
                                logprobs=logp.numpy()[is_learner],
@@ -297,7 +298,7 @@ class Trainer:
         rollout = buffer.finish()
         return rollout, {"returns": returns}
 
-    def _play_teacher(self, rows: np.ndarray, seat: np.ndarray, mask: np.ndarray,
+    def _play_teacher(self, rows: np.ndarray, seat: np.ndarray, in_auction: np.ndarray,
                       rngs: list[random.Random]) -> np.ndarray | None:
         """play_teacher's choice for each learner decision of ``rows``; -1 in the auction."""
         bot = self.bots.get("play_teacher")
@@ -305,7 +306,7 @@ class Trainer:
             return None
         out = np.full(len(rows), -1, dtype=np.int64)
         for k, i in enumerate(rows.tolist()):
-            if not mask[i, :A.DISCARD_BASE].any():
+            if not in_auction[i]:
                 out[k] = bot.act(seat_view(self.venv.states[i], int(seat[i])), rngs[i])
         return out
 
