@@ -1,11 +1,11 @@
-"""``mcfast``: Monte Carlo play with compiled rollouts (the fast core and :mod:`fh_env.fastpolicy`).
+"""``mcfast``: Monte Carlo play with compiled rollouts (the fast core and :mod:`agents.rollout_policy`).
 
 At a PLAY decision the bot does what :class:`agents.mc.MCBot` does (same candidates,
 :func:`agents.mc.distinct_plays`; same exact sampler, :class:`agents.sampler.Determinizer`;
 same paired comparison on shared worlds; ties go to the rule bot's card, then to the lowest
 action id) but plays the rollouts in one compiled call: the sampled worlds differ only in the
 hidden cards, so the first world is loaded into a fast-core record once
-(:meth:`fh_env.fastcore.FastGames.set_state`), copied ``samples x candidates`` times, given each
+(:meth:`fh_env.compiled.games.FastGames.set_state`), copied ``samples x candidates`` times, given each
 world's hands, and every copy plays its candidate and then the rest of the hand with the
 compiled heuristic policy.  The chosen card is the one with the best mean team hand score (its
 team's points minus the other's).
@@ -22,8 +22,8 @@ import random
 import numpy as np
 
 from fh_env.engine import Phase, State
-from fh_env.fastcore import FastGames
-from fh_env.fastpolicy import policy_rollouts
+from fh_env.compiled.games import FastGames
+from agents.rollout_policy import policy_rollouts
 from fh_env.rules import Rules
 from fh_env.view import SeatView
 

@@ -10,7 +10,7 @@ less).  Every figure is a median over ``--runs`` runs.  The sections (``--only``
 * ``env``: the AEC env, agent steps/s and hands/s through ``agent_iter``/``last``/``step``,
   against PettingZoo's ``connect_four_v3`` ``env()`` and ``raw_env()`` (``bench.env``);
 * ``vector``: the numba fast core at several batch sizes N, against the engine (``bench.vector``);
-* ``vector_env``: ``fh_env.vector.VectorEnv`` agent steps/s with observations and masks at
+* ``vector_env``: ``fh_env.envs.vector.VectorEnv`` agent steps/s with observations and masks at
   several N, against the engine building the same one game at a time (``bench.vector_env``);
 * ``mc``: milliseconds per Monte Carlo decision at each level, against the time of one random
   engine hand (``bench.mc``);
@@ -85,7 +85,7 @@ def engine_section(s: Settings) -> tuple[dict[str, Any], list[Row]]:
 def env_section(s: Settings) -> tuple[dict[str, Any], list[Row]]:
     import fh_env
     from bench import env as bench_env
-    from fh_env.aec import raw_env
+    from fh_env.envs.aec import raw_env
 
     bench_env._connect_four()  # stands pygame in where it is missing (rendering only)
     from pettingzoo.classic import connect_four_v3

@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> dict[str, tuple[float, float]]:
     args = parser.parse_args(argv)
 
     import fh_env
-    from fh_env.aec import raw_env
+    from fh_env.envs.aec import raw_env
 
     systems = {
         "fh_env.env() (default rules, hand episodes)": fh_env.env,

@@ -26,7 +26,7 @@ from agents.rule import RuleBot
 from agents.sampler import Determinizer
 from bench.mc import decision_points
 from fh_env.engine import Phase
-from fh_env.fastpolicy import policy_rollouts
+from agents.rollout_policy import policy_rollouts
 from fh_env.rules import Rules
 from fh_env.view import SeatView
 

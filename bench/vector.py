@@ -36,7 +36,7 @@ import numpy as np
 
 from bench.common import batch_parser
 from fh_env.engine import State
-from fh_env.fastcore import FastGames
+from fh_env.compiled.games import FastGames
 from fh_env.rules import Rules
 
 

@@ -1,4 +1,4 @@
-"""Steps and hands per second of ``fh_env.vector.VectorEnv``, beside the engine one at a time.
+"""Steps and hands per second of ``fh_env.envs.vector.VectorEnv``, beside the engine one at a time.
 
     python -m bench.vector_env [--preset NAME] [--sizes 64 256 1024] [--seconds 1.0] [--runs 5]
                                [--json]
@@ -9,7 +9,7 @@ turn):
 
 * ``engine``: the reference ``fh_env.engine.State``, one game at a time: ``State.apply``, then
   ``observe.encode`` and ``observe.action_mask`` of ``seat_view(state, state.turn)``, the random
-  action drawn with ``random.Random`` from the legal actions (what ``fh_env.aec`` does per step);
+  action drawn with ``random.Random`` from the legal actions (what ``fh_env.envs.aec`` does per step);
 * ``vector``: ``VectorEnv(N).step`` at each batch size N, the actions drawn in numpy as a masked
   argmax of random numbers over the ``[N, 130]`` masks it returned.  ``core`` leaves out the
   time of that numpy draw, so it is ``step`` alone.
@@ -36,7 +36,7 @@ from bench.common import batch_parser
 from fh_env import observe
 from fh_env.engine import State
 from fh_env.rules import Rules
-from fh_env.vector import VectorEnv
+from fh_env.envs.vector import VectorEnv
 from fh_env.view import seat_view
 
 Runner = Callable[[], tuple[int, int, float]]  # -> (steps, hands, CPU s of the chooser)

@@ -4,7 +4,7 @@
     python examples/sb3_maskable_ppo.py --minutes 5 --timesteps 10000000
 
 The learner plays both seats of team 0 (``seats=(0, 2)``) against ``--opponents`` bots.
-``fh_env.single.SingleSeatEnv`` has ``action_masks()``, which MaskablePPO reads through the
+``fh_env.envs.single.SingleSeatEnv`` has ``action_masks()``, which MaskablePPO reads through the
 vectorised env; the policy sees the whole observation dict (``MultiInputPolicy``), mask included.
 """
 
@@ -19,7 +19,7 @@ from stable_baselines3.common.env_util import make_vec_env
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
 import recipe_common as rc
-from fh_env.single import SingleSeatEnv
+from fh_env.envs.single import SingleSeatEnv
 
 
 class StopAt(BaseCallback):

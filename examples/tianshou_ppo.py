@@ -31,7 +31,7 @@ from tianshou.utils.net.common import Net
 from tianshou.utils.net.discrete import DiscreteActor, DiscreteCritic
 
 import recipe_common as rc
-from fh_env.single import SingleSeatEnv
+from fh_env.envs.single import SingleSeatEnv
 
 ILLEGAL_LOGIT = -1e9
 

@@ -39,7 +39,7 @@ from pettingzoo.utils import BaseWrapper
 
 import fh_env
 import recipe_common as rc
-from fh_env.single import SingleSeatEnv, numeric_info
+from fh_env.envs.single import SingleSeatEnv, numeric_info
 
 
 class NumericInfos(BaseWrapper):

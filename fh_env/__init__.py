@@ -16,35 +16,39 @@ from .view import SeatView, seat_view
 
 __all__ = [
     "NUM_ACTIONS", "PRESETS", "HandResult", "IllegalActionError", "Phase", "Rules", "SeatView",
-    "State", "action_to_str", "card_name", "env", "parse_card", "raw_env", "seat_view",
+    "SingleSeatEnv", "State", "VectorEnv", "action_to_str", "card_name", "env", "parse_card",
+    "raw_env", "seat_view",
     "str_to_action",
 ]
 
 
 def env(**kwargs: Any):
-    """The wrapped PettingZoo AEC environment (see :mod:`fh_env.aec`)."""
-    from .aec import env as make_env
+    """The wrapped PettingZoo AEC environment (see :mod:`fh_env.envs.aec`)."""
+    from .envs.aec import env as make_env
 
     return make_env(**kwargs)
 
 
 def _register_gymnasium() -> None:
-    """Register the single-seat env as ``fh_env/FiveHundred-v0`` (see :mod:`fh_env.single`), so
+    """Register the single-seat env as ``fh_env/FiveHundred-v0`` (see :mod:`fh_env.envs.single`), so
     that ``import fh_env`` is enough before ``gymnasium.make``; nothing is imported until then."""
     try:
         import gymnasium
     except ImportError:  # the engine works without Gymnasium
         return
     if "fh_env/FiveHundred-v0" not in gymnasium.registry:
-        gymnasium.register("fh_env/FiveHundred-v0", entry_point="fh_env.single:SingleSeatEnv")
+        gymnasium.register("fh_env/FiveHundred-v0", entry_point="fh_env.envs.single:SingleSeatEnv")
 
 
 _register_gymnasium()
 
 
-def __getattr__(name: str) -> Any:
-    if name == "raw_env":
-        from .aec import raw_env
+_LAZY = {"raw_env": ".envs.aec", "SingleSeatEnv": ".envs.single", "VectorEnv": ".envs.vector"}
 
-        return raw_env
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:  # the environments import PettingZoo/Gymnasium/numba only when asked for
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name], __name__), name)
     raise AttributeError(f"module 'fh_env' has no attribute {name!r}")

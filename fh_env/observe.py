@@ -115,7 +115,7 @@ from .view import SeatView, seat_view
 OBS_VERSION = 1
 NUM_BIDS = A.DOUBLE_NULLO  # bid actions 1..28
 TRICK_WIDTH = 4 + 4 * NUM_CARDS + 4  # leader, the cards by seat, led suit
-# Divisors of the scalar entries (fh_env.fastobs, the compiled encoder, reads them too).
+# Divisors of the scalar entries (fh_env.compiled.observe, the compiled encoder, reads them too).
 VALUE_SCALE = 500.0  # bid_value, scores and the point-valued rule options
 CALLS_SCALE = 32.0  # num_calls
 TRICKS_SCALE = 10.0  # tricks_won

@@ -1,4 +1,4 @@
-"""The learning aids (agents.aids) give the numbers of the evaluation functions they call."""
+"""The learning aids (play.aids) give the numbers of the evaluation functions they call."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ from fh_env.cards import DECKS, TABLES, mask_of, parse_card
 from fh_env.engine import Phase, State
 from fh_env.rules import Rules
 from fh_env.view import seat_view
-from agents.aids import (Helper, action_values, analyse_bid, card_count, contract_world, hint,
+from play.aids import (Helper, action_values, analyse_bid, card_count, contract_world, hint,
                          mean_se)
 from agents.mc import MCBot, rollout
-from agents.play import Game, Terminal, scripted, _pm, action_label
+from play.terminal import Game, Terminal, scripted, _pm, action_label
 from agents.registry import make_bot
 
 

@@ -17,7 +17,7 @@ import fh_env
 from conftest import deal as conftest_deal
 from fh_env import actions as A
 from fh_env.engine import IllegalActionError, Phase, State
-from fh_env.aec import AGENTS, ENV_NAME, raw_env, resolve_rules
+from fh_env.envs.aec import AGENTS, ENV_NAME, raw_env, resolve_rules
 from fh_env.cards import card_name
 from fh_env.engine import deal_cards
 from fh_env.observe import LAYOUT, OBS_SIZE, STATE_SIZE
@@ -563,8 +563,8 @@ def test_readme_random_play_example_runs() -> None:
 
 def test_env_factory_pickles_and_stays_callable() -> None:
     """``fh_env.env`` keeps making envs (and pickles, for process pools) once the module
-    ``fh_env.aec`` is imported."""
-    import fh_env.aec  # noqa: F401
+    ``fh_env.envs.aec`` is imported."""
+    import fh_env.envs.aec  # noqa: F401
     import functools
 
     make = pickle.loads(pickle.dumps(functools.partial(fh_env.env, rules="canadian")))

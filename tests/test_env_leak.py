@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 import fh_env
 from fh_env.cards import JOKER_BITS, TABLES, cards_of
-from fh_env.aec import AGENTS
+from fh_env.envs.aec import AGENTS
 from fh_env.engine import Phase, State
 from fh_env.observe import action_mask, encode, encode_state
 from fh_env.rules import PRESETS, Rules

@@ -1,4 +1,4 @@
-"""fh-play and fh-replay (agents.play), driven as a person would: typed entries, a transcript.
+"""fh-play and fh-replay (play.terminal), driven as a person would: typed entries, a transcript.
 
 The game loop takes its input from a scripted stream and writes to a rich console recording
 plain text; one test runs the real command in a pseudo-terminal.
@@ -21,9 +21,9 @@ from fh_env.cards import cards_of, mask_of, parse_card
 from fh_env.engine import Phase, State
 from fh_env.records import load_record, replay_states
 from fh_env.rules import Rules
-from agents.play import (Command, EntryError, Game, NeedSuit, Terminal, explain_illegal,
+from play.terminal import (Command, EntryError, Game, NeedSuit, Terminal, explain_illegal,
                          parse_entry, scripted, suit_groups)
-from agents import play as P
+from play import terminal as P
 
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -307,7 +307,7 @@ def test_a_rules_file_a_seat_and_quitting(tmp_path):
 
 def test_the_real_command_in_a_pseudo_terminal(tmp_path):
     save = tmp_path / "pty.json"
-    child = pexpect.spawn(sys.executable, ["-m", "agents.play", "--seed", "3", "--opponents",
+    child = pexpect.spawn(sys.executable, ["-m", "play.terminal", "--seed", "3", "--opponents",
                                            "rule", "--partner", "rule", "--hands", "1",
                                            "--no-color", "--save", str(save)],
                           encoding="utf-8", timeout=60, dimensions=(50, 120), cwd=str(ROOT),

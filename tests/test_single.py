@@ -1,4 +1,4 @@
-"""The single-seat Gymnasium env fh_env/FiveHundred-v0 (fh_env.single)."""
+"""The single-seat Gymnasium env fh_env/FiveHundred-v0 (fh_env.envs.single)."""
 
 from __future__ import annotations
 
@@ -16,10 +16,10 @@ from hypothesis import strategies as st
 import fh_env
 from agents.rule import RuleBot
 from fh_env import actions as A
-from fh_env.aec import AGENTS
+from fh_env.envs.aec import AGENTS
 from fh_env.observe import OBS_SIZE
 from fh_env.rules import Rules
-from fh_env.single import ENV_ID, NO_HAND, SingleSeatEnv, numeric_info
+from fh_env.envs.single import ENV_ID, NO_HAND, SingleSeatEnv, numeric_info
 from fh_env.view import seat_view
 
 from conftest import deal

@@ -1,4 +1,4 @@
-"""fh_env.vector.VectorEnv against the engine driven directly, deal by deal."""
+"""fh_env.envs.vector.VectorEnv against the engine driven directly, deal by deal."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from fh_env import PRESETS, Rules, State, observe, seat_view
 from fh_env import actions as A
 from fh_env.actions import MISDEAL, PASS
 from fh_env.engine import IllegalActionError
-from fh_env.vector import VectorEnv, game_seed
+from fh_env.envs.vector import VectorEnv, game_seed
 
 
 def _pick(mask_row: np.ndarray, rng: random.Random) -> int:

@@ -37,7 +37,7 @@ class TrainConfig:
 
     # ------------------------------------------------------------------ rollouts
     num_envs: int = 64
-    """Games played side by side (rows of fh_env.vector.VectorEnv)."""
+    """Games played side by side (rows of fh_env.envs.vector.VectorEnv)."""
     rollout_steps: int = 32
     """Learner decisions each game contributes to a rollout before it finishes its current hand;
     every rollout holds only complete hands, so no value is ever bootstrapped."""

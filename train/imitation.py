@@ -6,7 +6,7 @@ local optimum from which it never learns to declare.  Starting from the teacher'
 play (``bc_teacher``, the ``rule`` bot by default) puts the learner where contracts pay, and PPO
 then improves on the teacher instead of unlearning to bid.
 
-The teacher plays all four seats of ``num_envs`` games (:class:`fh_env.vector.VectorEnv`, each
+The teacher plays all four seats of ``num_envs`` games (:class:`fh_env.envs.vector.VectorEnv`, each
 seat seeing only its view); every decision is recorded with the same per-seat bookkeeping as
 PPO rollouts (:class:`train.ppo.RolloutBuffer`), so each decision's value target is its seat's
 final hand reward.  Chunks of ``bc_chunk_hands`` hands are trained on for ``bc_epochs`` epochs
@@ -24,7 +24,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from fh_env.vector import VectorEnv, game_seed
+from fh_env.envs.vector import VectorEnv, game_seed
 from fh_env.view import seat_view
 
 from .ppo import Rollout, RolloutBuffer, per_seat_gae

@@ -3,7 +3,7 @@
 One update:
 
 1. **Rollout** (:meth:`Trainer.collect`).  ``num_envs`` games are played side by side with
-   :class:`fh_env.vector.VectorEnv`, one hand per game (``episode="hand"``).  In every game one
+   :class:`fh_env.envs.vector.VectorEnv`, one hand per game (``episode="hand"``).  In every game one
    team is the learner (both seats play the current network) and the other team is drawn from
    the :class:`~train.league.League`.  Only the learner's decisions are stored (in a
    ``bid_teacher_share`` of the games a bot makes the learner's auction calls; those are not
@@ -41,7 +41,7 @@ from torch import nn
 from agents.neural import PolicyNet, masked_logits
 from fh_env import actions as A
 from fh_env import observe
-from fh_env.vector import VectorEnv, game_seed
+from fh_env.envs.vector import VectorEnv, game_seed
 from fh_env.view import seat_view
 
 from .config import TrainConfig

@@ -1,10 +1,10 @@
 """A cheap rollout policy for the fast core: classic card-play heuristics, compiled.
 
 Monte Carlo bots (:mod:`agents.mc_fast`) play every candidate action out in many sampled worlds;
-the rollouts run here, over :mod:`fh_env.fastcore` game records, with no Python per step.  A
+the rollouts run here, over :mod:`fh_env.compiled.games` game records, with no Python per step.  A
 rollout world is a determinized full state, so the policy reads every hand: it is a perfect-
 information policy, deterministic (it draws nothing), and it only ever picks from the legal
-actions of :func:`fh_env.fastcore_kernels.legal`.
+actions of :func:`fh_env.compiled.engine.legal`.
 
 * Auction: pass, unless a trick estimate (trumps plus side aces) reaches 7 with a strain: then
   the cheapest legal bid of that strain up to ``estimate - 1`` tricks; when passing is illegal
@@ -28,10 +28,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from . import actions as A
-from .fastcore_kernels import (DISCARD_BASE, JOKER_LEAD_BASE, NULLO, PLAY_BASE, U0, U1, apply,
+from fh_env import actions as A
+from fh_env.compiled.engine import (DISCARD_BASE, JOKER_LEAD_BASE, NULLO, PLAY_BASE, U0, U1, apply,
                                legal, legal_calls, lowest_bit, popcount, trick_best)
-from .fastcore_layout import EXCHANGE, HAND_OVER, PLAY
+from fh_env.compiled.layout import EXCHANGE, HAND_OVER, PLAY
 
 _NO_CARD = -1
 _ACE = 10  # rank index of the ace

@@ -12,7 +12,7 @@
 * :func:`analyse_bid`: the chance to make a bid and its expected points if it became the
   contract, by simulation: the mc bot's sampled worlds, the bid made, the others passing, and the
   hand played out with the mc bot's rollout policy;
-* showing every hand after the hand is a matter of display (:func:`agents.play.reveal_panel`).
+* showing every hand after the hand is a matter of display (:func:`play.terminal.reveal_panel`).
 
 :class:`Helper` holds the bots and gives each decision its own seeded generator, so asking
 twice at one decision gives the same numbers.
@@ -31,8 +31,8 @@ from fh_env.engine import Phase, State
 from fh_env.rules import Rules
 from fh_env.view import SeatView
 
-from .base import Bot
-from .mc import MCBot, rollout, team_score
+from agents.base import Bot
+from agents.mc import MCBot, rollout, team_score
 
 
 # ---------------------------------------------------------------------- the aids
@@ -198,7 +198,7 @@ class Helper:
 
     def __init__(self, rules: Rules, hint_bot: str = "mc", samples: int | None = None,
                  seed: int = 0) -> None:
-        from .registry import make_bot
+        from agents.registry import make_bot
 
         self.rules = rules
         self.hint_bot = make_bot(hint_bot)

@@ -6,7 +6,7 @@ the auction, the trick in progress, tricks won and the scores; calls, discards a
 typed by name (``7H``, ``pass``, ``QS``, ``JK H``) or by number from the menu, with tab
 completion where the terminal has readline.  An illegal entry is refused with the reason,
 worked out from the rules (``you must follow hearts; J♦ is a heart this hand``).  Learning aids
-(:mod:`agents.aids`) can be switched on with ``--aids`` or, during the game, ``aid NAME on``.
+(:mod:`play.aids`) can be switched on with ``--aids`` or, during the game, ``aid NAME on``.
 
 The game loop (:class:`Game`) talks to the person only through a :class:`Terminal` (a rich
 console and a ``read(prompt)`` callable), so tests drive it with a scripted input stream; the
@@ -40,9 +40,9 @@ from fh_env.records import Recorder, load_record, replay
 from fh_env.rules import Rules
 from fh_env.view import SeatView, seat_view
 
-from .base import Bot
-from .evaluate import load_rules
-from .sampler import trick_players
+from agents.base import Bot
+from agents.evaluate import load_rules
+from agents.sampler import trick_players
 
 if TYPE_CHECKING:
     from .aids import BidAnalysis, Estimate, Helper
@@ -751,7 +751,7 @@ class Game:
         if unknown:
             raise ValueError(f"unknown aid(s) {', '.join(sorted(unknown))}; aids: "
                              f"{', '.join(AIDS)}")
-        self.helper = helper  # an agents.aids.Helper, when any aid needs one
+        self.helper = helper  # an play.aids.Helper, when any aid needs one
         self.recorder = Recorder(state if state is not None else State(rules, seed=seed),
                                  players=[self.seats[s].name for s in range(4)])
         self.hand_no = 1
@@ -1068,7 +1068,7 @@ def play_parser() -> argparse.ArgumentParser:
 
 
 def build_bots(args: argparse.Namespace, person: int) -> dict[int, Bot]:
-    from .registry import make_bot
+    from agents.registry import make_bot
 
     opponents = [w.strip() for w in args.opponents.split(",") if w.strip()]
     if len(opponents) == 1:

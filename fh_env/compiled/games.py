@@ -18,7 +18,7 @@ Usage::
     games.next_hands()                           # deal on (random deals from the seed)
     games.random_playout()                       # finish every hand with random legal actions
 
-State lives in ``games.games``, one record per game (:data:`fh_env.fastcore_layout.GAME_DTYPE`);
+State lives in ``games.games``, one record per game (:data:`fh_env.compiled.layout.GAME_DTYPE`);
 the properties below are views of its fields (``games.turn`` is ``int8 [N]`` and so on).
 :meth:`FastGames.to_state` turns one game into an ``fh_env.engine.State`` and
 :meth:`FastGames.set_state` loads one, so either side can continue what the other started.
@@ -34,12 +34,12 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from . import actions as A
-from . import fastcore_kernels as K
-from .engine import HandResult, IllegalActionError, Phase, State, check_deal, rule_tables
-from .fastcore_layout import (GAME_DTYPE, GAME_OVER, HAND_OVER, MAX_CALLS, NO_CONTRACT_YET,
+from .. import actions as A
+from . import engine as K
+from ..engine import HandResult, IllegalActionError, Phase, State, check_deal, rule_tables
+from .layout import (GAME_DTYPE, GAME_OVER, HAND_OVER, MAX_CALLS, NO_CONTRACT_YET,
                               THROWN_IN_NAMES, encode_rules)
-from .rules import Rules
+from ..rules import Rules
 
 __all__ = ["FastGames"]
 

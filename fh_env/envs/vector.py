@@ -1,8 +1,8 @@
 """A batch of games stepped together, for training: numpy arrays in, numpy arrays out.
 
 ``VectorEnv(num_envs, rules, seed)`` plays ``num_envs`` games on the compiled fast core
-(:class:`~fh_env.fastcore.FastGames`, which mirrors the engine exactly) and writes the outputs
-with :mod:`fh_env.fastobs` (byte for byte :mod:`fh_env.observe`).  Every row of the outputs
+(:class:`~fh_env.compiled.games.FastGames`, which mirrors the engine exactly) and writes the outputs
+with :mod:`fh_env.compiled.observe` (byte for byte :mod:`fh_env.observe`).  Every row of the outputs
 belongs to one game and always describes the seat on turn in that game:
 
 ===========  ======================  =========================================================
@@ -50,12 +50,13 @@ from typing import Any, overload
 
 import numpy as np
 
-from . import fastobs, observe
-from .actions import NUM_ACTIONS
-from .engine import State, deal_cards
-from .fastcore import FastGames
-from .fastcore_layout import GAME_OVER, HAND_OVER
-from .rules import Rules
+from .. import observe
+from ..compiled import observe as fastobs
+from ..actions import NUM_ACTIONS
+from ..engine import State, deal_cards
+from ..compiled.games import FastGames
+from ..compiled.layout import GAME_OVER, HAND_OVER
+from ..rules import Rules
 
 EPISODES = ("hand", "game")
 

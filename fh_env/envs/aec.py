@@ -71,13 +71,13 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from . import actions as A
-from .cards import JOKER_BITS, SUIT_NAMES, card_name, cards_of, mask_of, parse_card
-from .contracts import DRAW
-from .engine import IllegalActionError, Phase, State, check_deal
-from .observe import BINARY_SIZE, OBS_SIZE, STATE_SIZE, encode_state, observation
-from .rules import PRESETS, Rules
-from .view import SeatView, seat_view
+from .. import actions as A
+from ..cards import JOKER_BITS, SUIT_NAMES, card_name, cards_of, mask_of, parse_card
+from ..contracts import DRAW
+from ..engine import IllegalActionError, Phase, State, check_deal
+from ..observe import BINARY_SIZE, OBS_SIZE, STATE_SIZE, encode_state, observation
+from ..rules import PRESETS, Rules
+from ..view import SeatView, seat_view
 
 ENV_NAME = "five_hundred_v0"
 AGENTS = tuple(f"player_{seat}" for seat in range(4))

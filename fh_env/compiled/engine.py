@@ -1,8 +1,8 @@
 """Compiled per-game logic of the fast core: one function per method of ``fh_env.engine.State``.
 
-Every function takes ``g``, one game record (:data:`fh_env.fastcore_layout.GAME_DTYPE`), and
+Every function takes ``g``, one game record (:data:`fh_env.compiled.layout.GAME_DTYPE`), and
 ``r``, the rules record, and mirrors the engine method of the same name line by line, so that
-the differential test (``tests/test_fastcore.py``) can hold the two to identical results.  The
+the differential test (``tests/test_compiled.py``) can hold the two to identical results.  The
 batch kernels at the end loop over games; all of them are ``numba.njit(cache=True)``.
 
 Masks are ``uint64`` throughout (never mixed with signed integers, which numba would turn into
@@ -21,10 +21,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from . import actions as A
-from .cards import JOKER, NT_STANDARD, RED_JOKER
-from .contracts import DRAW, NUM_TRICKS
-from .fastcore_layout import (ALL_PASS, AUCTION, DN_AFTER_PARTNER, DN_ANYTIME, EXCHANGE,
+from .. import actions as A
+from ..cards import JOKER, NT_STANDARD, RED_JOKER
+from ..contracts import DRAW, NUM_TRICKS
+from .layout import (ALL_PASS, AUCTION, DN_AFTER_PARTNER, DN_ANYTIME, EXCHANGE,
                               GAME_OVER, HAND_OVER, INKLE, JF_ANYTIME, JF_FIRST_OR_LAST,
                               JF_VOID_ONLY, JL_ANY, JL_NOT_LED, JL_NOT_SHOWN_VOID, MAX_CALLS,
                               MISDEAL, NK_ALWAYS, NK_NULLO_ONLY, NO_CONTRACT, NO_CONTRACT_YET,

@@ -1,10 +1,10 @@
 """Observations and action masks of the fast core's games, compiled: :mod:`fh_env.observe` for
-a :class:`~fh_env.fastcore.FastGames` batch.
+a :class:`~fh_env.compiled.games.FastGames` batch.
 
 ``encode(fast)`` is, row for row, ``observe.encode(seat_view(fast.to_state(i), seat))`` (the seat
 on turn unless ``seats`` says otherwise), byte for byte, written by a numba kernel straight from
 each game's record; ``encode_state`` is ``observe.encode_state`` likewise, and ``action_masks``
-is ``observe.action_mask`` (int8, all zero off turn).  ``tests/test_fastobs.py`` holds them to
+is ``observe.action_mask`` (int8, all zero off turn).  ``tests/test_compiled_observe.py`` holds them to
 that on random games of every preset and of random rule sets.
 
 Nothing about the layout is declared here: the offsets, widths and scales are read from
@@ -12,8 +12,8 @@ Nothing about the layout is declared here: the offsets, widths and scales are re
 kernels as data, together with the per-rule-set tables (``observe.rules_features``,
 ``observe.bid_values``).  Data rather than compiled-in constants because numba's on-disk cache
 (``cache=True``) would not notice a change to another module's globals.  What is compiled in are
-the action ids and the fast core's codes (:mod:`fh_env.fastcore_layout`), as in
-:mod:`fh_env.fastcore_kernels`.
+the action ids and the fast core's codes (:mod:`fh_env.compiled.layout`), as in
+:mod:`fh_env.compiled.engine`.
 """
 
 from __future__ import annotations
@@ -23,12 +23,12 @@ from typing import Sequence
 import numpy as np
 from numba import njit
 
-from . import actions as A
-from . import observe
-from .cards import NT_STANDARD, NUM_CARDS
-from .fastcore import FastGames
-from .fastcore_layout import MAX_CALLS, NO_CONTRACT, NO_CONTRACT_YET
-from .rules import Rules
+from .. import actions as A
+from .. import observe
+from ..cards import NT_STANDARD, NUM_CARDS
+from .games import FastGames
+from .layout import MAX_CALLS, NO_CONTRACT, NO_CONTRACT_YET
+from ..rules import Rules
 
 __all__ = ["encode", "encode_state", "action_masks", "observe_turn"]
 
@@ -278,7 +278,7 @@ def encode_state(fast: FastGames, seats: int | Sequence[int] | np.ndarray | None
 
 def observe_turn(fast: FastGames, rows: np.ndarray, obs: np.ndarray, seat: np.ndarray) -> None:
     """In place, for each game ``i`` in ``rows`` (int64): ``obs[i]`` the observation of the
-    seat on turn, ``seat[i]`` that seat (the hot path of :class:`fh_env.vector.VectorEnv`)."""
+    seat on turn, ``seat[i]`` that seat (the hot path of :class:`fh_env.envs.vector.VectorEnv`)."""
     t = _tables(fast.rules)
     _observe_turn(fast.games, rows, _LAYOUT, _SCALES, t.features, t.bid_values, t.kitty_size,
                   obs, seat)

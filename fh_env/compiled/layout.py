@@ -1,4 +1,4 @@
-"""Memory layout of the fast core (:mod:`fh_env.fastcore`): a game record and a rules record.
+"""Memory layout of the fast core (:mod:`fh_env.compiled.games`): a game record and a rules record.
 
 A batch of games is one numpy structured array of :data:`GAME_DTYPE`, one record per game, so a
 compiled kernel takes a single argument and finds one game's fields side by side in memory;
@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import actions as A
-from .cards import DECKS, JOKER, NUM_CARDS, NUM_CONTEXTS, TABLES
-from .contracts import NUM_TRICKS, contract_made, hand_points
-from .engine import _HONOURS, rule_tables
-from .rules import Rules
+from .. import actions as A
+from ..cards import DECKS, JOKER, NUM_CARDS, NUM_CONTEXTS, TABLES
+from ..contracts import NUM_TRICKS, contract_made, hand_points
+from ..engine import _HONOURS, rule_tables
+from ..rules import Rules
 
 # Phases, as fh_env.engine.Phase.
 AUCTION, EXCHANGE, PLAY, HAND_OVER, GAME_OVER = 0, 1, 2, 3, 4

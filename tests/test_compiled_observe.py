@@ -1,7 +1,7 @@
-"""fh_env.fastobs against fh_env.observe: the same positions must give the same bytes.
+"""fh_env.compiled.observe against fh_env.observe: the same positions must give the same bytes.
 
 The differential test plays the same deals with the same actions on the fast core and on the
-reference engine (as tests/test_fastcore.py does) under every preset and a sample of random
+reference engine (as tests/test_compiled.py does) under every preset and a sample of random
 rule sets, several hands per game, and at every step compares, for every seat of every game,
 ``fastobs.encode`` with ``observe.encode(seat_view(state, seat))``, ``fastobs.action_masks`` with
 ``observe.action_mask`` and ``fastobs.encode_state`` with ``observe.encode_state``, byte for byte.
@@ -19,14 +19,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fh_env import fastobs, observe
+from fh_env import observe
+from fh_env.compiled import observe as fastobs
 from fh_env.engine import Phase, State, deal_cards
-from fh_env.fastcore import FastGames
+from fh_env.compiled.games import FastGames
 from fh_env.rules import PRESETS, Rules
 from fh_env.view import seat_view
 
 from conftest import deal, do
-from test_fastcore import choose, random_rules
+from test_compiled import choose, random_rules
 
 RULE_SETS = [Rules.preset(name) for name in PRESETS] + [
     random_rules(random.Random(f"fastobs-rules/{k}")) for k in range(16)]

@@ -2,7 +2,7 @@
 
 The learner plays one seat, or both seats of a team; bots play the other seats.  Single-agent
 libraries (Stable-Baselines3 with sb3-contrib's ``MaskablePPO``, Tianshou, TorchRL's
-``GymWrapper``) train on it unchanged.  It drives the PettingZoo AEC env (:class:`fh_env.aec.
+``GymWrapper``) train on it unchanged.  It drives the PettingZoo AEC env (:class:`fh_env.envs.aec.
 raw_env`), so observations, rewards, seeding and ``reset`` options are exactly those of
 ``five_hundred_v0``::
 
@@ -52,10 +52,10 @@ from typing import Any, Sequence
 import gymnasium as gym
 import numpy as np
 
-from .actions import NUM_ACTIONS
+from ..actions import NUM_ACTIONS
 from .aec import AGENTS, raw_env
-from .rules import Rules
-from .view import seat_view
+from ..rules import Rules
+from ..view import seat_view
 
 ENV_ID = "fh_env/FiveHundred-v0"
 #: ``info["contract"]`` where the AEC env has None: no hand ended yet, or it was thrown in.

@@ -1,4 +1,4 @@
-"""The fast batched core (fh_env.fastcore) against the reference engine, step by step.
+"""The fast batched core (fh_env.compiled.games) against the reference engine, step by step.
 
 The differential test plays the same deals with the same actions on both engines under every
 preset and a sample of random rule sets, and requires the same legal actions, seat on turn and
@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from fh_env import actions as A
 from fh_env.engine import IllegalActionError, Phase, State, check_deal, deal_cards
-from fh_env.fastcore import FastGames
+from fh_env.compiled.games import FastGames
 from fh_env.rules import _CHOICES, PRESETS, Rules
 
 from conftest import deal, do
