@@ -119,7 +119,7 @@ def end_of_hand(rules: Rules, scores: tuple[int, int], points: tuple[int, int],
     ``declaring_team`` is -1 for no-contract play.  The winner is 0 or 1 (a team), ``DRAW``, or
     None while the game goes on.  ``hands_played`` counts this hand.
 
-    Decisions where RULES.md is silent: under ``defenders_stop_*`` the cap also applies to both
+    Decisions where the specification is silent: under ``defenders_stop_*`` the cap also applies to both
     teams' points in no-contract play (nobody declared, so nobody earned them by bidding), and
     to the value awarded to the defenders under ``when_set=to_defenders``.
     """

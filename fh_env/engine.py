@@ -6,7 +6,7 @@ the phases of one hand (``AUCTION``, ``EXCHANGE``, ``PLAY``) to ``HAND_OVER`` (o
 :meth:`State.next_hand` deals the next one.  Legal actions are cached as a bitmask over action
 ids, so ``apply`` checks legality in O(1).
 
-Decisions where RULES.md is silent, written down here once:
+Decisions where the specification is silent, written down here once:
 
 * The deal of hand ``k`` of a game is a pure function of ``(seed, k)``, so a state carries no
   random generator and copies, saves and restores exactly.

@@ -1,6 +1,6 @@
-"""The rules configuration: one immutable value holding every option of RULES.md §§1-7.
+"""The rules configuration: one immutable value holding every option of docs/rules.md §§1-7.
 
-Field names and values are those of RULES.md.  Where RULES.md gives no default the choice is
+Field names and values are those of docs/rules.md.  Where the specification gives no default the choice is
 documented on the field.  ``Rules.preset(name)`` builds the presets of §8, ``from_toml`` /
 ``to_toml`` read and write one table of ``option = value`` lines (``configs/rules/``).
 """
@@ -44,7 +44,7 @@ _CHOICES: dict[str, tuple[Any, ...]] = {
 
 @dataclass(frozen=True)
 class Rules:
-    """Every rule option, with the defaults of RULES.md (the `australian-no-nullo` preset)."""
+    """Every rule option, with the defaults of docs/rules.md (the `australian-no-nullo` preset)."""
 
     # §1 cards
     deck: str = "43"
@@ -54,9 +54,9 @@ class Rules:
     nullo: str = "off"
     open_nullo: str = "off"
     double_nullo: str = "off"
-    #: RULES.md gives no default; the presets that use fixed ranking say so, so points it is.
+    #: the specification gives no default; the presets that use fixed ranking say so, so points it is.
     nullo_ranking: str = "points"
-    #: RULES.md gives no default; "equal" is the app's plain rule (the earlier bid keeps
+    #: the specification gives no default; "equal" is the app's plain rule (the earlier bid keeps
     #: precedence).  Between two nullo-type bids of equal value neither outranks the other.
     open_nullo_ties: str = "equal"
     nullo_value: int = 250
@@ -89,7 +89,7 @@ class Rules:
     defender_scoring: str = "tricks"
     # §7 end of the game
     game_over: str = "points"
-    #: RULES.md gives no default for the number of hands; 10 is a short session.
+    #: the specification gives no default for the number of hands; 10 is a short session.
     hands_to_play: int = 10
     target: int = 500
     floor: int = -500
@@ -161,7 +161,7 @@ class Rules:
     # ------------------------------------------------------------------ presets
     @classmethod
     def preset(cls, name: str) -> "Rules":
-        """One of the named rule sets of RULES.md §8."""
+        """One of the named rule sets of docs/rules.md §8."""
         if name not in PRESETS:
             raise ValueError(f"unknown preset {name!r}; presets: {', '.join(PRESETS)}")
         return cls().replace(**PRESETS[name])

@@ -17,7 +17,7 @@ from fh_env.cards import DECKS, cards_of, mask_of, parse_card
 from fh_env.engine import Phase, State
 from fh_env.rules import Rules
 
-# Every option with a closed set of values (RULES.md wording).
+# Every option with a closed set of values (the wording of docs/rules.md).
 CHOICES = {
     "deck": ("41", "42", "43", "44", "44-nojoker", "45", "46"),
     "min_bid_level": (6, 7, 8),
@@ -47,7 +47,7 @@ BOOLS = ("highest_joker_in_kitty", "inkle", "raise_own_bid", "stick_the_dealer",
          "finish_early")
 
 STRAINS = ("S", "C", "D", "H", "NT")
-# §6.1 and §6.8, copied row by row from RULES.md.
+# §6.1 and §6.8, copied row by row from docs/rules.md.
 SCORING_TABLES = {
     "avondale": {6: [40, 60, 80, 100, 120], 7: [140, 160, 180, 200, 220],
                  8: [240, 260, 280, 300, 320], 9: [340, 360, 380, 400, 420],

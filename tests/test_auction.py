@@ -1,4 +1,4 @@
-"""Contracts, their ranking and the auction (RULES.md §2, §3) on hand-built deals.
+"""Contracts, their ranking and the auction (docs/rules.md §2, §3) on hand-built deals.
 
 Unless a test says otherwise the dealer is seat 3, so seat 0 calls first.
 """

@@ -1,4 +1,4 @@
-"""Cards, decks and the deal (RULES.md §1)."""
+"""Cards, decks and the deal (docs/rules.md §1)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Property tests: random valid rule sets and randomly played hands and games.
 
-The trick winners, the following rules and the hand scores are recomputed here from RULES.md
+The trick winners, the following rules and the hand scores are recomputed here from docs/rules.md
 §5 and §6 directly (card ranks, colours and the scoring tables written out below), not through
 ``fh_env.cards.TABLES`` or ``fh_env.contracts``, so an error there cannot hide itself.
 """
@@ -50,7 +50,7 @@ def rule_sets(draw: st.DrawFn) -> Rules:
         raise
 
 
-# ------------------------------------------------------------------ RULES.md, independently
+# ------------------------------------------------------------------ docs/rules.md, independently
 JOKER_IDS = (44, 45)  # the highest joker (JK or BJ), then the red joker
 RANK_ORDER = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")  # §1.1
 COLOUR = ("black", "black", "red", "red")  # S C D H (§1.1)

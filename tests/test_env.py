@@ -1,4 +1,4 @@
-"""The PettingZoo environment (issue 3): API conformance, turns, rewards and infos (RULES.md §6),
+"""The PettingZoo environment (issue 3): API conformance, turns, rewards and infos (docs/rules.md §6),
 reset options, illegal actions, reproducibility, pickling and rendering."""
 
 from __future__ import annotations
@@ -192,7 +192,7 @@ def test_joker_lead_naming_a_suit_is_one_turn() -> None:
     assert game.trick == [44] and game.led == 3 and env.agent_selection == "player_1"
 
 
-# ---------------------------------------------------------------------- rewards (RULES.md §6)
+# ---------------------------------------------------------------------- rewards (docs/rules.md §6)
 def run_fixed(rules, deal, calls, discards, reward="diff", dealer=3):
     """Play a fixed deal: the named calls and discards, then every agent plays its lowest legal
     action; returns (final rewards by agent, infos of player_0, the env)."""

@@ -1,4 +1,4 @@
-"""The kitty exchange (RULES.md §4) on hand-built deals."""
+"""The kitty exchange (docs/rules.md §4) on hand-built deals."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The end of the game (RULES.md §7) and the dealer across hands (§1.4)."""
+"""The end of the game (docs/rules.md §7) and the dealer across hands (§1.4)."""
 
 from __future__ import annotations
 

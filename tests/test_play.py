@@ -1,4 +1,4 @@
-"""The play (RULES.md §5) on hand-built deals.
+"""The play (docs/rules.md §5) on hand-built deals.
 
 The dealer is seat 3 unless a test says otherwise; :func:`conftest.start_play` makes the named
 seat declare and leaves the hands as dealt (each exchange discards what it picked up).

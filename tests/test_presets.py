@@ -1,4 +1,4 @@
-"""Every preset of RULES.md §8 plays whole hands, with its characteristic rules on hand-built
+"""Every preset of docs/rules.md §8 plays whole hands, with its characteristic rules on hand-built
 deals."""
 
 from __future__ import annotations

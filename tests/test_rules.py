@@ -1,4 +1,4 @@
-"""The rules configuration (RULES.md §§1-8): defaults, presets, validation, TOML files."""
+"""The rules configuration (docs/rules.md §§1-8): defaults, presets, validation, TOML files."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from conftest import BOOLS, CHOICES
 
 CONFIGS = Path(__file__).resolve().parent.parent / "configs" / "rules"
 
-# The defaults exactly as RULES.md states them (section in the comment).
+# The defaults exactly as the specification states them (section in the comment).
 STATED_DEFAULTS = {
     "deck": "43",  # §1.2
     "highest_joker_in_kitty": False,  # §1.3
@@ -51,14 +51,14 @@ STATED_DEFAULTS = {
     "players": 4,  # §9
 }
 
-# Options whose default RULES.md does not state, with the values it allows.
+# Options whose default the specification does not state, with the values it allows.
 UNSTATED = {
     "nullo_ranking": ("fixed", "points"),
     "open_nullo_ties": ("higher", "lower", "equal"),
     "notrump_ranking": ("standard", "j5", "off"),
 }
 
-# RULES.md §8, row by row.
+# docs/rules.md §8, row by row.
 _AUSTRALIAN = dict(nullo="after7", nullo_ranking="fixed", open_nullo="anytime",
                    open_nullo_ties="higher")
 _AMERICAN = dict(_AUSTRALIAN, bidding_rounds=1, min_bid_level=7, inkle=True)

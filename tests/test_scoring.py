@@ -1,4 +1,4 @@
-"""Scoring (RULES.md §6): the tables, hand points, and whole hand-built hands scored."""
+"""Scoring (docs/rules.md §6): the tables, hand points, and whole hand-built hands scored."""
 
 from __future__ import annotations
 

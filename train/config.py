@@ -27,7 +27,7 @@ class TrainConfig:
     seed: int = 1
     """Seed of every random generator of the run (deals, sampling, league draws, bots)."""
     rules: str = "australian-no-nullo"
-    """Rule set: a preset name of RULES.md §8 or the path of a rules TOML file."""
+    """Rule set: a preset name of docs/rules.md §8 or the path of a rules TOML file."""
     total_steps: int = 2_000_000
     """Stop once the learner has made this many decisions (the x axis of every chart)."""
     device: str = "cpu"

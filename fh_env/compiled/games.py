@@ -4,7 +4,7 @@ The reference engine (:mod:`fh_env.engine`) is the specification; this module ru
 game logic compiled with numba over a batch of games, for self-play, benchmarks and Monte Carlo
 rollouts.  Per-game logic is compiled rather than written as numpy lock-step operations because
 the branches of Five Hundred (auction, exchange, joker rules) leave too little to vectorise
-(see ``shared/notes/performance.md``).  The first use compiles the kernels (``cache=True`` keeps
+(see docs/benchmarks.md).  The first use compiles the kernels (``cache=True`` keeps
 them on disk for later processes).
 
 Usage::

@@ -2,7 +2,7 @@
 
 ==================  ==============================================================
 Import              ``import fh_env; env = fh_env.env()`` (``fh_env.raw_env`` unwrapped)
-Agents              ``player_0`` … ``player_3``: the seats 0..3 of RULES.md (N, E, S, W);
+Agents              ``player_0`` … ``player_3``: the seats 0..3 of docs/rules.md (N, E, S, W);
                     teams are player_0 + player_2 and player_1 + player_3
 Actions             ``Discrete(130)``: the fixed table of :mod:`fh_env.actions`
 Observations        ``{"observation": float32[OBS_SIZE], "action_mask": int8[130]}``
@@ -18,7 +18,7 @@ agent at any time.
 
 Arguments of :func:`env` and :class:`raw_env`:
 
-* ``rules``: a :class:`~fh_env.rules.Rules`, a preset name of RULES.md §8, or the path of a
+* ``rules``: a :class:`~fh_env.rules.Rules`, a preset name of docs/rules.md §8, or the path of a
   TOML rules file; default the ``australian-no-nullo`` defaults.
 * ``episode``: ``"hand"`` (default: one hand an episode) or ``"game"`` (hands until the game
   is over, §7; the score is in the observation).
