@@ -30,11 +30,10 @@ from fh_env import actions as A
 from fh_env.cards import (DECKS, JOKER, JOKER_BITS, NT_JOKERS_LOW, NT_STANDARD, TABLES, cards_of,
                           mask_of, rank_of)
 from fh_env.contracts import contract_value
-from fh_env.engine import NO_CONTRACT, Phase, State
+from fh_env.engine import NO_CONTRACT, Phase, State, trick_order
 from fh_env.rules import Rules
 from fh_env.view import SeatView
 
-from .sampler import trick_players
 
 NULLO_TYPES = frozenset(A.NULLO_TYPES)
 _CARD_BITS = (1 << 46) - 1
@@ -201,7 +200,7 @@ def _winning(trick, leader: int, led: int, ctx: int, sitting_out: int) -> tuple[
     for i, c in enumerate(trick):
         if strength[c] > best:
             best, best_i = strength[c], i
-    return best, trick_players(leader, sitting_out)[best_i]
+    return best, trick_order(leader, sitting_out)[best_i]
 
 
 def _discard(cards: int, unseen: int, ctx: int) -> int:
@@ -233,7 +232,7 @@ def _follow(seat: int, hand: int, legal: int, unseen: int, trick, leader: int, l
     if last:
         return _play(_lowest(winners, strength))
     # not last: a winner nobody after us can beat, else second hand low / third hand high
-    after = trick_players(leader, sitting_out)[len(trick) + 1:]
+    after = trick_order(leader, sitting_out)[len(trick) + 1:]
     opp_after = [s for s in after if s % 2 != seat % 2]
     shown_void = any(voids[s] >> led & 1 for s in opp_after)
     led_mask = SUIT_MASK[ctx][led]
@@ -319,7 +318,7 @@ def _nullo_defender(seat: int, hand: int, legal: int, unseen: int, trick, leader
             (unseen & BELOW[ctx][c]).bit_count(), pw[c]))
         return _play(best)
     strength = STRENGTH[ctx][led]
-    players = trick_players(leader, sitting_out)
+    players = trick_order(leader, sitting_out)
     played_by = players[:len(trick)]
     best, winner = _winning(trick, leader, led, ctx, sitting_out)
     following = cards & SUIT_MASK[ctx][led]

@@ -44,7 +44,7 @@ from typing import Iterator
 
 from fh_env import actions as A
 from fh_env.cards import DECKS, JOKER, JOKER_BITS, NT_STANDARD, TABLES, cards_of, mask_of
-from fh_env.engine import Phase, State
+from fh_env.engine import Phase, State, trick_order
 from fh_env.view import SeatView
 
 KITTY = 4  # slot index of the kitty; slots 0..3 are the seats' hands
@@ -56,25 +56,14 @@ class InconsistentView(ValueError):
     """No world is consistent with the view (a bug upstream, or a hand-made view)."""
 
 
-def trick_players(leader: int, sitting_out: int) -> list[int]:
-    """The seats in playing order for a trick led by ``leader``, skipping a sitting-out seat."""
-    order = []
-    seat = leader
-    for _ in range(4):
-        if seat != sitting_out:
-            order.append(seat)
-        seat = (seat + 1) % 4
-    return order
-
-
 def played_by_seat(view: SeatView) -> list[int]:
     """The cards each seat has played to tricks so far (the trick in progress included)."""
     played = [0, 0, 0, 0]
     for leader, cards, _, _ in view.tricks:
-        for seat, c in zip(trick_players(leader, view.sitting_out), cards):
+        for seat, c in zip(trick_order(leader, view.sitting_out), cards):
             played[seat] |= 1 << c
     if view.trick:
-        for seat, c in zip(trick_players(view.leader, view.sitting_out), view.trick):
+        for seat, c in zip(trick_order(view.leader, view.sitting_out), view.trick):
             played[seat] |= 1 << c
     return played
 
@@ -297,11 +286,8 @@ class Determinizer:
         if self._template is None:
             self._template = replay(self.view, dealt, kitty0, discards)
         state = self._template.clone()
-        state.hands = hands
-        state.kitty = kitty
-        state.dealt = (tuple(dealt), kitty0)
-        state.exchanges = [[s, p, d] for s, p, d in zip(self.view.exchanging, picked, discards)]
-        state._legal = -1
+        state.replace_hidden(hands, kitty, (tuple(dealt), kitty0),
+                             [[s, p, d] for s, p, d in zip(self.view.exchanging, picked, discards)])
         return state
 
 

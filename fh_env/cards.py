@@ -200,3 +200,5 @@ class Tables:
 
 
 TABLES = Tables()
+# The honours of the misdeal rule (§3.9): aces, kings, queens, jacks and every joker.
+HONOURS = mask_of(c for c in range(44) if RANKS[rank_of(c)] in ("J", "Q", "K", "A")) | JOKER_BITS

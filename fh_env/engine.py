@@ -39,8 +39,8 @@ from typing import Any, Iterable, Sequence
 
 from . import actions as A
 from .actions import action_to_str
-from .cards import (DECKS, JOKER, JOKER_BITS, NO_SUIT, NT_J5, NT_JOKERS_LOW, NT_STANDARD, RANKS,
-                    SUITS, TABLES, card_name, cards_of, mask_of, parse_card, rank_of)
+from .cards import (DECKS, HONOURS, JOKER, JOKER_BITS, NO_SUIT, NT_J5, NT_JOKERS_LOW, NT_STANDARD,
+                    TABLES, card_name, cards_of, mask_of, parse_card)
 from .contracts import NUM_TRICKS, Bidding, contract_made, end_of_hand, hand_points
 from .rules import Rules
 
@@ -60,7 +60,20 @@ _AUCTION, _EXCHANGE, _PLAY, _HAND_OVER = (Phase.AUCTION, Phase.EXCHANGE, Phase.P
 _NUM_ACTIONS, _DISCARD_BASE = A.NUM_ACTIONS, A.DISCARD_BASE
 _PLAY_BASE, _JOKER_LEAD_BASE = A.PLAY_BASE, A.JOKER_LEAD_BASE
 _SUIT, _SUIT_MASK, _STRENGTH = TABLES.suit, TABLES.suit_mask, TABLES.strength
-_HONOURS = mask_of(c for c in range(44) if RANKS[rank_of(c)] in ("J", "Q", "K", "A")) | JOKER_BITS
+
+
+def _trick_orders() -> tuple[tuple[tuple[int, ...], ...], ...]:
+    return tuple(tuple(tuple(s for s in ((leader + i) % 4 for i in range(4)) if s != out)
+                       for out in (-1, 0, 1, 2, 3)) for leader in range(4))
+
+
+_TRICK_ORDER = _trick_orders()  # [leader][sitting_out + 1]
+
+
+def trick_order(leader: int, sitting_out: int = -1) -> tuple[int, ...]:
+    """The seats in playing order for a trick led by ``leader``, clockwise, skipping the seat
+    that sits out (-1: none).  The one place that knows the order; everything else reads it."""
+    return _TRICK_ORDER[leader][sitting_out + 1]
 
 
 class IllegalActionError(ValueError):
@@ -158,6 +171,9 @@ class State:
         "leader", "trick", "led", "tricks", "tricks_won", "suits_led", "first_led", "voids",
         "exposed", "scores", "result", "winner", "_legal",
     )
+    #: The fields that make up a state (all but the caches ``_t`` and ``_legal``): what
+    #: :meth:`to_dict` saves and :meth:`from_fields` needs, e.g. from the compiled core.
+    FIELDS: tuple[str, ...] = tuple(n for n in __slots__ if not n.startswith("_"))
 
     # ------------------------------------------------------------------ creation
     def __init__(self, rules: Rules | None = None, seed: int = 0, dealer: int | None = None,
@@ -255,9 +271,7 @@ class State:
     def to_dict(self) -> dict[str, Any]:
         """Everything needed to restore this state exactly, as JSON-compatible values."""
         data: dict[str, Any] = {}
-        for name in State.__slots__:
-            if name in ("_t", "_legal"):
-                continue
+        for name in State.FIELDS:
             value = getattr(self, name)
             if name == "rules":
                 value = value.to_dict()
@@ -269,11 +283,31 @@ class State:
         return data
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "State":
+    def from_fields(cls, fields: dict[str, Any]) -> "State":
+        """A state from a value for every name of :data:`FIELDS` (as Python values, e.g.
+        ``phase`` a :class:`Phase`), the caches derived here; nothing is checked."""
+        missing = [name for name in cls.FIELDS if name not in fields]
+        if missing:
+            raise ValueError(f"from_fields() needs every field; missing: {', '.join(missing)}")
         new = cls.__new__(cls)
-        for name in cls.__slots__:
-            if name in ("_t", "_legal"):
-                continue
+        for name in cls.FIELDS:
+            setattr(new, name, fields[name])
+        new._t = rule_tables(new.rules)
+        new._legal = -1
+        return new
+
+    def replace_hidden(self, hands: list[int], kitty: int, dealt: tuple[tuple[int, ...], int],
+                       exchanges: list[list[int]]) -> None:
+        """Put other hidden cards in this state (a sampled world of the same public history):
+        the hands, the kitty, the deal as dealt and the kitty exchanges.  Nothing is checked;
+        the legal actions are derived again."""
+        self.hands, self.kitty, self.dealt, self.exchanges = hands, kitty, dealt, exchanges
+        self._legal = -1
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "State":
+        fields: dict[str, Any] = {}
+        for name in cls.FIELDS:
             value = data[name]
             if name == "rules":
                 value = Rules.from_dict(value)
@@ -287,10 +321,8 @@ class State:
                 value = [tuple(c) for c in value]
             elif name == "tricks":
                 value = [(t[0], tuple(t[1]), t[2], t[3]) for t in value]
-            setattr(new, name, value)
-        new._t = rule_tables(new.rules)
-        new._legal = -1
-        return new
+            fields[name] = value
+        return cls.from_fields(fields)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self.to_dict() == other.to_dict()
@@ -349,7 +381,7 @@ class State:
         if legal < 0:
             legal = self.legal_mask()
         if not (isinstance(action, int) and 0 <= action < _NUM_ACTIONS and legal >> action & 1):
-            raise IllegalActionError(self._illegal_message(action))
+            raise IllegalActionError(self.illegal_message(action))
         self._legal = -1
         phase = self.phase
         if phase == _PLAY:
@@ -362,7 +394,9 @@ class State:
     def apply_str(self, name: str) -> None:
         self.apply(A.str_to_action(name))
 
-    def _illegal_message(self, action: object) -> str:
+    def illegal_message(self, action: object) -> str:
+        """Why ``action`` cannot be applied now: the action, the phase, the seat on turn and the
+        legal actions (the text of :class:`IllegalActionError`)."""
         try:
             name = action_to_str(action, self.rules.jokers)  # type: ignore[arg-type]
         except ValueError:
@@ -394,7 +428,7 @@ class State:
         if r.double_nullo != "off" and (
                 r.double_nullo == "anytime" or self.nullo_bidders >> ((seat + 2) % 4) & 1):
             legal |= open_bids & (1 << A.DOUBLE_NULLO)
-        if r.misdeal and self.position < 4 and not self.hands[seat] & _HONOURS:
+        if r.misdeal and self.position < 4 and not self.hands[seat] & HONOURS:
             legal |= 1 << A.MISDEAL
         return legal
 
@@ -588,10 +622,9 @@ class State:
             self._note_void(seat, c)
         self.hands[seat] ^= bit
         trick.append(c)
-        out = self.sitting_out
-        if len(trick) < (3 if out >= 0 else 4):
-            nxt = (seat + 1) % 4
-            self.turn = (nxt + 1) % 4 if nxt == out else nxt
+        order = _TRICK_ORDER[self.leader][self.sitting_out + 1]
+        if len(trick) < len(order):
+            self.turn = order[len(trick)]
             return
         self._finish_trick()
 
@@ -615,11 +648,7 @@ class State:
             s = strength[c]
             if s > best:
                 best, best_i = s, i
-        winner, out = self.leader, self.sitting_out
-        for _ in range(best_i):
-            winner = (winner + 1) % 4
-            if winner == out:
-                winner = (winner + 1) % 4
+        winner = _TRICK_ORDER[self.leader][self.sitting_out + 1][best_i]
         self.tricks.append((self.leader, tuple(trick), winner, self.led))
         self.tricks_won[winner] += 1
         self.trick = []

@@ -108,7 +108,7 @@ import numpy as np
 from . import actions as A
 from .cards import NT_STANDARD, NUM_CARDS
 from .contracts import contract_value
-from .engine import NO_CONTRACT, State
+from .engine import NO_CONTRACT, State, trick_order
 from .rules import _CHOICES, Rules
 from .view import SeatView, seat_view
 
@@ -209,7 +209,7 @@ _CARD_BITS = tuple(
     tuple(
         tuple(
             tuple(tuple(1 << (4 + NUM_CARDS * _REL[me][s] + c) for c in range(NUM_CARDS))
-                  for s in ((leader + i) % 4 for i in range(4)) if s != out)
+                  for s in trick_order(leader, out))
             for out in (-1, 0, 1, 2, 3))
         for leader in range(4))
     for me in range(4))

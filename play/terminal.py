@@ -35,14 +35,13 @@ from fh_env.cards import (JOKER, JOKER_BITS, NO_SUIT, NT_STANDARD, SUIT_NAMES, S
                           SUITS, TABLES, card_name, card_strength, cards_of, effective_suit,
                           parse_card, suit_of)
 from fh_env.contracts import DRAW
-from fh_env.engine import NO_CONTRACT, Phase, State, rule_tables
+from fh_env.engine import NO_CONTRACT, Phase, State, rule_tables, trick_order
 from fh_env.records import Recorder, load_record, replay
 from fh_env.rules import Rules
 from fh_env.view import SeatView, seat_view
 
 from agents.base import Bot
 from agents.evaluate import load_rules
-from agents.sampler import trick_players
 
 if TYPE_CHECKING:
     from .aids import BidAnalysis, Estimate, Helper
@@ -144,7 +143,7 @@ def trick_text(view: SeatView, leader: int, cards: Sequence[int], led: int,
                person: int) -> Text:
     jokers = view.rules.jokers
     text = Text()
-    for i, (seat, c) in enumerate(zip(trick_players(leader, view.sitting_out), cards)):
+    for i, (seat, c) in enumerate(zip(trick_order(leader, view.sitting_out), cards)):
         if i:
             text.append("  ")
         text.append(SEAT_NAMES[seat] + " ", style="bold" if seat == person else "")

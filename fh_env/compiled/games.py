@@ -36,7 +36,7 @@ import numpy as np
 
 from .. import actions as A
 from . import engine as K
-from ..engine import HandResult, IllegalActionError, Phase, State, check_deal, rule_tables
+from ..engine import HandResult, IllegalActionError, Phase, State, check_deal
 from .layout import (GAME_DTYPE, GAME_OVER, HAND_OVER, MAX_CALLS, NO_CONTRACT_YET,
                               THROWN_IN_NAMES, encode_rules)
 from ..rules import Rules
@@ -152,7 +152,7 @@ class FastGames:
         bad = K.step_all(self.games, self._rules, acts, self.auto_reset, bool(skip_negative))
         if bad >= 0:
             state = self.to_state(bad)
-            raise IllegalActionError(f"game {bad}: " + state._illegal_message(int(acts[bad])))
+            raise IllegalActionError(f"game {bad}: " + state.illegal_message(int(acts[bad])))
 
     def random_playout(self) -> int:
         """Finish every game's current hand with uniformly random legal actions drawn from each
@@ -213,38 +213,33 @@ class FastGames:
         n = int(g["ncalls"])
         if n > MAX_CALLS:
             raise ValueError(f"game {i}: its auction of {n} calls overflowed the call log")
-        st = State.__new__(State)
-        st.rules, st._t, st.seed, st._legal = self.rules, rule_tables(self.rules), self.seed, -1
-        for name in ("deal_index", "hands_played", "dealer", "turn", "open_bids", "high_bid",
-                     "high_bidder",
-                     "passed", "passed_since", "position", "max_level", "nullo_bidders",
-                     "shows_joker", "declarer", "context", "sitting_out", "discards_left",
-                     "leader", "led", "suits_led"):
-            setattr(st, name, int(g[name]))
-        st.phase = Phase(int(g["phase"]))
-        st.dealt = (tuple(int(h) for h in g["dealt_hands"]), int(g["dealt_kitty"]))
-        st.hands = [int(h) for h in g["hands"]]
-        st.kitty = int(g["kitty"])
-        st.calls = [(int(s), int(a)) for s, a in g["calls"][:n]]
-        st.reopened = bool(g["reopened"])
+        ints = ("deal_index", "hands_played", "dealer", "turn", "open_bids", "high_bid",
+                "high_bidder", "passed", "passed_since", "position", "max_level",
+                "nullo_bidders", "shows_joker", "declarer", "context", "sitting_out",
+                "discards_left", "leader", "led", "suits_led", "kitty")
+        f: dict = {name: int(g[name]) for name in ints}
+        f["rules"], f["seed"] = self.rules, self.seed
+        f["phase"] = Phase(int(g["phase"]))
+        f["dealt"] = (tuple(int(h) for h in g["dealt_hands"]), int(g["dealt_kitty"]))
+        f["hands"] = [int(h) for h in g["hands"]]
+        f["calls"] = [(int(s), int(a)) for s, a in g["calls"][:n]]
+        f["reopened"] = bool(g["reopened"])
         contract = int(g["contract"])
-        st.contract = None if contract == NO_CONTRACT_YET else contract
-        st.exchanges = [[int(g["exch_seat"][k]), int(g["exch_picked"][k]),
-                         int(g["exch_discards"][k])] for k in range(int(g["nexchanges"]))]
-        st.trick = [int(c) for c in g["trick"][: int(g["ntrick"])]]
-        active = 3 if st.sitting_out >= 0 else 4
-        st.tricks = [(int(g["trick_leader"][k]),
-                      tuple(int(c) for c in g["trick_cards"][k][:active]),
-                      int(g["trick_winner"][k]), int(g["trick_led"][k]))
-                     for k in range(int(g["ntricks"]))]
-        st.tricks_won = [int(x) for x in g["tricks_won"]]
-        st.first_led = [int(x) for x in g["first_led"]]
-        st.voids = [int(x) for x in g["voids"]]
-        st.exposed = bool(g["exposed"])
-        st.scores = [int(x) for x in g["scores"]]
-        st.winner = None if int(g["winner"]) < 0 else int(g["winner"])
-        st.result = self._result(g) if g["has_result"] else None
-        return st
+        f["contract"] = None if contract == NO_CONTRACT_YET else contract
+        f["exchanges"] = [[int(g["exch_seat"][k]), int(g["exch_picked"][k]),
+                           int(g["exch_discards"][k])] for k in range(int(g["nexchanges"]))]
+        f["trick"] = [int(c) for c in g["trick"][: int(g["ntrick"])]]
+        active = 3 if f["sitting_out"] >= 0 else 4
+        f["tricks"] = [(int(g["trick_leader"][k]),
+                        tuple(int(c) for c in g["trick_cards"][k][:active]),
+                        int(g["trick_winner"][k]), int(g["trick_led"][k]))
+                       for k in range(int(g["ntricks"]))]
+        for name in ("tricks_won", "first_led", "voids", "scores"):
+            f[name] = [int(x) for x in g[name]]
+        f["exposed"] = bool(g["exposed"])
+        f["winner"] = None if int(g["winner"]) < 0 else int(g["winner"])
+        f["result"] = self._result(g) if g["has_result"] else None
+        return State.from_fields(f)
 
     def to_states(self, index: Iterable[int] | None = None) -> list[State]:
         return [self.to_state(int(i)) for i in self._index(index)]

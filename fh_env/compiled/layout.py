@@ -16,9 +16,9 @@ from __future__ import annotations
 import numpy as np
 
 from .. import actions as A
-from ..cards import DECKS, JOKER, NUM_CARDS, NUM_CONTEXTS, TABLES
+from ..cards import DECKS, HONOURS, JOKER, NUM_CARDS, NUM_CONTEXTS, TABLES
 from ..contracts import NUM_TRICKS, contract_made, hand_points
-from ..engine import _HONOURS, rule_tables
+from ..engine import rule_tables
 from ..rules import Rules
 
 # Phases, as fh_env.engine.Phase.
@@ -122,7 +122,7 @@ def encode_rules(rules: Rules) -> np.ndarray:
     r["suit"] = TABLES.suit
     r["suit_mask"] = TABLES.suit_mask
     r["strength"] = TABLES.strength
-    r["honours"] = _HONOURS
+    r["honours"] = HONOURS
     deck = [c for c in DECKS[rules.deck] if not (rules.highest_joker_in_kitty and c == JOKER)]
     r["deck"][: len(deck)] = deck
     r["deck_size"] = len(deck)

@@ -74,7 +74,7 @@ from pettingzoo.utils import wrappers
 from .. import actions as A
 from ..cards import JOKER_BITS, SUIT_NAMES, card_name, cards_of, mask_of, parse_card
 from ..contracts import DRAW
-from ..engine import IllegalActionError, Phase, State, check_deal
+from ..engine import IllegalActionError, Phase, State, check_deal, trick_order
 from ..observe import BINARY_SIZE, OBS_SIZE, STATE_SIZE, encode_state, observation
 from ..rules import PRESETS, Rules
 from ..view import SeatView, seat_view
@@ -364,7 +364,7 @@ def render_text(view: SeatView) -> str:
             leader, played, led = view.leader, view.trick, view.led
         else:
             leader, played, _, led = view.tricks[-1]
-        order = [s for s in ((leader + i) % 4 for i in range(4)) if s != view.sitting_out]
+        order = trick_order(leader, view.sitting_out)
         shown = "  ".join(f"{_SEAT_NAMES[s]}:{card_name(c, jokers)}"
                           for s, c in zip(order, played))
         label = "Trick" if view.trick else "Last trick"
