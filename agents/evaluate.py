@@ -30,7 +30,8 @@ from fh_env import actions as A
 from fh_env.contracts import DRAW
 from fh_env.engine import NO_CONTRACT, State
 from fh_env.records import save_states
-from fh_env.rules import PRESETS, Rules
+from fh_env.rules import Rules, RulesSpec, resolve_rules
+from fh_env.rules import rules_name as rules_name_of
 
 from .base import Bot
 from .match import play_game, play_hand
@@ -294,7 +295,7 @@ def _name(bot: Bot | str) -> str:
     return bot if isinstance(bot, str) else getattr(bot, "name", type(bot).__name__)
 
 
-def duplicate(a: Bot | str, b: Bot | str, rules: Rules | None = None, deals: int = 200,
+def duplicate(a: Bot | str, b: Bot | str, rules: RulesSpec = None, deals: int = 200,
               seed: int = 0, games: int = 0, workers: int = 1,
               progress: bool = False, rules_name: str | None = None,
               save: str | None = None) -> DuplicateResult:
@@ -303,7 +304,9 @@ def duplicate(a: Bot | str, b: Bot | str, rules: Rules | None = None, deals: int
     ``a`` and ``b`` are bots or registry specs (specs are rebuilt in each worker process).
     ``save``: a folder for the record of each deal (:mod:`fh_env.records`, ``fh-replay``).
     """
-    rules = rules if rules is not None else Rules()
+    if rules_name is None:
+        rules_name = rules if isinstance(rules, str) else None
+    rules = resolve_rules(rules)
     start = time.perf_counter()
     records = _run("deals", deals, a, b, rules, seed, workers, progress, "deals", save)
     values, a_pts, b_pts = [], [], []
@@ -325,7 +328,7 @@ def duplicate(a: Bot | str, b: Bot | str, rules: Rules | None = None, deals: int
                     levels[team].append(A.bid_level(contract))
     mean, low, high, sd = mean_ci(values)
     result = DuplicateResult(
-        a=_name(a), b=_name(b), rules=rules_name or _rules_name(rules), seed=seed, deals=deals,
+        a=_name(a), b=_name(b), rules=rules_name or rules_name_of(rules), seed=seed, deals=deals,
         mean=mean, ci_low=low, ci_high=high, sd=sd,
         a_points=sum(a_pts) / max(1, deals), b_points=sum(b_pts) / max(1, deals),
         thrown_in=thrown, contracts=contracts,
@@ -342,24 +345,6 @@ def duplicate(a: Bot | str, b: Bot | str, rules: Rules | None = None, deals: int
             mean_hands=sum(h for _, h in played) / len(played))
     result.seconds = time.perf_counter() - start
     return result
-
-
-def _rules_name(rules: Rules) -> str:
-    for name in PRESETS:
-        if Rules.preset(name) == rules:
-            return name
-    return "custom"
-
-
-def load_rules(text: str) -> tuple[Rules, str]:
-    """A preset name or a TOML file path, and its display name."""
-    if text in PRESETS:
-        return Rules.preset(text), text
-    path = Path(text)
-    if path.suffix == ".toml" or path.exists():
-        return Rules.from_toml(path), str(path)
-    raise ValueError(f"--rules {text!r} is neither a preset ({', '.join(PRESETS)}) "
-                     "nor a TOML file")
 
 
 # ---------------------------------------------------------------------------- command line
@@ -391,7 +376,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .registry import make_bot
 
     try:
-        rules, rules_name = load_rules(args.rules)
+        rules = resolve_rules(args.rules)
         for spec in (args.a, args.b):
             make_bot(spec)  # fail early on a bad name
         if args.deals < 1 or args.games < 0 or args.workers < 1:
@@ -402,7 +387,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     result = duplicate(args.a, args.b, rules, deals=args.deals, seed=args.seed,
                        games=args.games, workers=args.workers,
                        progress=not args.no_progress and sys.stderr.isatty(),
-                       rules_name=rules_name, save=args.save)
+                       rules_name=args.rules, save=args.save)
     print(json.dumps(result.to_dict(), indent=2) if args.json else result.format())
     return 0
 

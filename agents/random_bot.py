@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from fh_env.actions import random_action
 from fh_env.view import SeatView
 
 
@@ -13,9 +14,4 @@ class RandomBot:
     name = "random"
 
     def act(self, view: SeatView, rng: random.Random) -> int:
-        legal = view.legal
-        n = rng.randrange(legal.bit_count())
-        while n:
-            legal &= legal - 1
-            n -= 1
-        return (legal & -legal).bit_length() - 1
+        return random_action(view.legal, rng)

@@ -22,7 +22,7 @@ import numpy as np
 
 from agents.evaluate import duplicate
 from fh_env import observe
-from fh_env.envs.aec import resolve_rules
+from fh_env.rules import resolve_rules
 from fh_env.rules import Rules
 from fh_env.view import SeatView
 

@@ -19,6 +19,7 @@ from stable_baselines3.common.env_util import make_vec_env
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
 import recipe_common as rc
+from agents.registry import make_bot
 from fh_env.envs.single import SingleSeatEnv
 
 
@@ -42,7 +43,8 @@ def main() -> int:
     rules = rc.setup(args)
     env = make_vec_env(SingleSeatEnv, n_envs=args.envs, seed=args.seed,
                        env_kwargs={"rules": rules, "seats": (0, 2),
-                                   "opponents": args.opponents, "reward_scale": 0.01},
+                                   "opponents": args.opponents, "bot_factory": make_bot,
+                                   "reward_scale": 0.01},
                        vec_env_cls=SubprocVecEnv if args.subproc else DummyVecEnv)
     n_steps = min(args.n_steps, max(8, args.timesteps // args.envs))
     model = MaskablePPO("MultiInputPolicy", env, n_steps=n_steps,

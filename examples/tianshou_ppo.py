@@ -31,6 +31,7 @@ from tianshou.utils.net.common import Net
 from tianshou.utils.net.discrete import DiscreteActor, DiscreteCritic
 
 import recipe_common as rc
+from agents.registry import make_bot
 from fh_env.envs.single import SingleSeatEnv
 
 ILLEGAL_LOGIT = -1e9
@@ -93,7 +94,7 @@ def main() -> int:
 
     def make_env() -> gym.Env:
         return TianshouKeys(SingleSeatEnv(rules=rules, seats=(0, 2), opponents=opponents,
-                                          reward_scale=0.01))
+                                          bot_factory=make_bot, reward_scale=0.01))
 
     envs = DummyVectorEnv([make_env for _ in range(args.envs)])  # in-process: shares `frozen`
     envs.seed(args.seed)

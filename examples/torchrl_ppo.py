@@ -39,6 +39,7 @@ from pettingzoo.utils import BaseWrapper
 
 import fh_env
 import recipe_common as rc
+from agents.registry import make_bot
 from fh_env.envs.single import SingleSeatEnv, numeric_info
 
 
@@ -57,7 +58,8 @@ ILLEGAL_REWARD = -1000.0  # fh_env.env()'s default reward for an illegal action
 def make_env(rules, opponents):
     """The single-seat env for TorchRL: bool mask, masked action spec."""
     base = GymWrapper(SingleSeatEnv(rules=rules, seats=(0, 2), opponents=opponents,
-                                    reward_scale=0.01), categorical_action_encoding=True)
+                                    bot_factory=make_bot, reward_scale=0.01),
+                     categorical_action_encoding=True)
     return TransformedEnv(base, Compose(
         DTypeCastTransform(torch.int8, torch.bool, in_keys=["action_mask"]), ActionMask()))
 

@@ -22,6 +22,8 @@ played in any other situation (following, or led to a trump contract) uses ``pla
 
 from __future__ import annotations
 
+import random
+
 from .cards import JOKER, NUM_CARDS, SUITS, card_name, parse_card
 
 PASS = 0
@@ -71,6 +73,16 @@ def played_card(action: int) -> int:
 _SPECIAL = {PASS: "pass", NULLO: "nullo", OPEN_NULLO: "open nullo",
             DOUBLE_NULLO: "double nullo", MISDEAL: "misdeal"}
 _BY_NAME = {name: a for a, name in _SPECIAL.items()}
+
+
+def random_action(legal: int, rng: "random.Random") -> int:
+    """A uniformly random action of the bitmask ``legal`` (bit ``a`` set: ``a`` legal), drawn
+    from ``rng``: the play of the ``random`` bot and of the single-seat env's default seats."""
+    n = rng.randrange(legal.bit_count())
+    while n:
+        legal &= legal - 1
+        n -= 1
+    return (legal & -legal).bit_length() - 1
 
 
 def action_to_str(action: int, jokers: int = 1) -> str:

@@ -1,8 +1,10 @@
 """The rules configuration: one immutable value holding every option of docs/rules.md §§1-7.
 
-Field names and values are those of docs/rules.md.  Where the specification gives no default the choice is
-documented on the field.  ``Rules.preset(name)`` builds the presets of §8, ``from_toml`` /
-``to_toml`` read and write one table of ``option = value`` lines (``configs/rules/``).
+Field names and values are those of docs/rules.md.  Where the specification gives no default
+the choice is documented on the field.  ``Rules.preset(name)`` builds the presets of §8,
+``from_toml`` / ``to_toml`` read and write one table of ``option = value`` lines
+(``configs/rules/``), and :func:`resolve_rules` is the one reader of the "rules" argument that
+every environment, evaluation and training entry point takes.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import dataclasses
 import tomllib
 from dataclasses import dataclass, fields
 from pathlib import Path
+import os
 from typing import Any, Union
 
 from .cards import DECKS, deck_jokers
@@ -191,6 +194,30 @@ class Rules:
             return cls.from_dict(data)
         except ValueError as err:
             raise ValueError(f"rules file {path}: {err}") from None
+
+
+RulesSpec = Union["Rules", str, os.PathLike, None]
+
+
+def resolve_rules(spec: RulesSpec) -> Rules:
+    """A :class:`Rules` from what a user may pass as ``rules``: a ``Rules``, a preset name
+    (§8), the path of a TOML rules file, or None (the defaults)."""
+    if spec is None:
+        return Rules()
+    if isinstance(spec, Rules):
+        return spec
+    if isinstance(spec, str) and spec in PRESETS:
+        return Rules.preset(spec)
+    if isinstance(spec, (str, os.PathLike)) and (Path(spec).suffix == ".toml"
+                                                or Path(spec).exists()):
+        return Rules.from_toml(spec)
+    raise ValueError(f"rules={spec!r} is neither a Rules, a preset ({', '.join(PRESETS)}) "
+                     "nor the path of a .toml rules file")
+
+
+def rules_name(rules: Rules) -> str:
+    """The preset ``rules`` equals, or ``"custom"`` (for tables and logs)."""
+    return next((name for name in PRESETS if Rules.preset(name) == rules), "custom")
 
 
 def read_toml(path: Path, what: str) -> dict[str, Any]:

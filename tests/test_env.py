@@ -17,7 +17,8 @@ import fh_env
 from conftest import deal as conftest_deal
 from fh_env import actions as A
 from fh_env.engine import IllegalActionError, Phase, State
-from fh_env.envs.aec import AGENTS, ENV_NAME, raw_env, resolve_rules
+from fh_env.envs.aec import AGENTS, ENV_NAME, raw_env
+from fh_env.rules import resolve_rules
 from fh_env.cards import card_name
 from fh_env.engine import deal_cards
 from fh_env.observe import LAYOUT, OBS_SIZE, STATE_SIZE

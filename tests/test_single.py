@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fh_env
+from agents.registry import make_bot
 from agents.rule import RuleBot
 from fh_env import actions as A
 from fh_env.envs.aec import AGENTS
@@ -59,7 +60,7 @@ def play_out(env: SingleSeatEnv, seed: int, rng: np.random.Generator):
 
 
 def test_registered_and_passes_gymnasium_check_env():
-    env = gym.make(ENV_ID, seats=(0, 2), opponents="rule")
+    env = gym.make(ENV_ID, seats=(0, 2), opponents="rule", bot_factory=make_bot)
     assert isinstance(env.unwrapped, SingleSeatEnv)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the infinite bounds of the scalar features
@@ -106,7 +107,9 @@ def test_bad_seats_and_bots_are_refused():
         with pytest.raises(ValueError, match="seats="):
             SingleSeatEnv(seats=seats)
     with pytest.raises(ValueError, match="unknown bot"):
-        SingleSeatEnv(opponents="no-such-bot")
+        SingleSeatEnv(opponents="no-such-bot", bot_factory=make_bot)
+    with pytest.raises(ValueError, match="bot_factory"):  # fh_env builds no bot by name itself
+        SingleSeatEnv(opponents="rule")
     with pytest.raises(TypeError):
         SingleSeatEnv(opponents=42)
 
@@ -117,7 +120,8 @@ def test_bad_seats_and_bots_are_refused():
 def test_rewards_equal_the_aec_envs_for_the_same_actions(seed, seats, episode):
     """Replaying the learner's and the bots' actions in the AEC env gives the same rewards."""
     rules = Rules.preset("australian")
-    env = SingleSeatEnv(rules=rules, seats=seats, opponents="rule", episode=episode)
+    env = SingleSeatEnv(rules=rules, seats=seats, opponents="rule", episode=episode,
+                        bot_factory=make_bot)
     rng = np.random.default_rng(seed)
     actions, rewards, info = play_out(env, seed, rng)
     aec = fh_env.env(rules=rules, episode=episode)
@@ -148,7 +152,7 @@ def test_rewards_equal_the_aec_envs_for_the_same_actions(seed, seats, episode):
 
 def test_same_seed_same_episode_and_seeded_resets_are_reproducible():
     def run(seed):
-        env = SingleSeatEnv(seats=(0,), opponents="random")
+        env = SingleSeatEnv(seats=(0,), opponents="random", bot_factory=make_bot)
         out = []
         env.reset(seed=seed)
         for _ in range(3):
@@ -161,7 +165,8 @@ def test_same_seed_same_episode_and_seeded_resets_are_reproducible():
 
 
 def test_illegal_action_ends_the_episode_with_the_illegal_reward():
-    env = SingleSeatEnv(seats=(0,), opponents="random", reward_scale=0.01)
+    env = SingleSeatEnv(seats=(0,), opponents="random", reward_scale=0.01,
+                        bot_factory=make_bot)
     obs, _ = env.reset(seed=3)
     before = env.game.to_dict()
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
@@ -188,7 +193,8 @@ def test_hand_thrown_in_before_the_learner_moves_is_dealt_again():
             legal = view.legal_actions()
             return A.MISDEAL if A.MISDEAL in legal else legal[0]
 
-    env = SingleSeatEnv(rules=rules, seats=(2,), opponents=MisdealBot(), partner="random")
+    env = SingleSeatEnv(rules=rules, seats=(2,), opponents=MisdealBot(), partner="random",
+                        bot_factory=make_bot)
     options = {"dealer": 0, "deal": {"hands": hands, "kitty": kitty}}
     obs, info = env.reset(seed=11, options=options)
     assert info["seat"] == 2
@@ -197,7 +203,8 @@ def test_hand_thrown_in_before_the_learner_moves_is_dealt_again():
 
 
 def test_game_episodes_reward_every_hand_and_end_with_the_game():
-    env = SingleSeatEnv(seats=(0, 2), opponents="random", episode="game")
+    env = SingleSeatEnv(seats=(0, 2), opponents="random", episode="game",
+                        bot_factory=make_bot)
     rng = np.random.default_rng(4)
     actions, rewards, info = play_out(env, 9, rng)
     assert env.game.game_over
@@ -208,7 +215,8 @@ def test_game_episodes_reward_every_hand_and_end_with_the_game():
 
 
 def test_render_and_pickle():
-    env = SingleSeatEnv(seats=(0,), opponents="rule", render_mode="ansi")
+    env = SingleSeatEnv(seats=(0,), opponents="rule", render_mode="ansi",
+                        bot_factory=make_bot)
     env.reset(seed=1)
     text = env.render()
     assert "player_0" in text and "to act" in text
@@ -220,7 +228,7 @@ def test_render_and_pickle():
 
 def test_infos_are_numbers_from_reset_on():
     """Libraries that stack infos into arrays (Tianshou, TorchRL) cannot take None."""
-    env = SingleSeatEnv(seats=(0,), opponents="rule")
+    env = SingleSeatEnv(seats=(0,), opponents="rule", bot_factory=make_bot)
     _, info = env.reset(seed=2)
     assert (info["contract"], info["declarer"], info["seat"]) == (NO_HAND, -1, 0)
     keys = set(info)
@@ -245,7 +253,8 @@ def test_a_checkpoint_plays_the_other_seats(tmp_path):
     torch.save({"format": neural.FORMAT, "obs_version": fh_env.observe.OBS_VERSION,
                 "obs_size": OBS_SIZE, "num_actions": A.NUM_ACTIONS, "rules": rules.to_dict(),
                 "policy": {"hidden_sizes": [8], "state_dict": net.state_dict()}}, path)
-    env = SingleSeatEnv(rules=rules, seats=(0,), opponents=f"neural:{path}", partner="rule")
+    env = SingleSeatEnv(rules=rules, seats=(0,), opponents=f"neural:{path}", partner="rule",
+                        bot_factory=make_bot)
     assert isinstance(env.bots[1], neural.NeuralBot) and env.bots[1] is env.bots[3]
     assert type(env.bots[2]).__name__ == "RuleBot"
     _, _, info = play_out(env, 4, np.random.default_rng(0))

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from fh_env import Rules
-from fh_env.rules import read_toml
+from fh_env.rules import read_toml, resolve_rules
 
 
 @dataclass
@@ -151,9 +151,7 @@ class TrainConfig:
     # ------------------------------------------------------------------ derived
     def make_rules(self) -> Rules:
         """The Rules of this run (a preset name or a TOML file path)."""
-        if self.rules.endswith(".toml") or "/" in self.rules:
-            return Rules.from_toml(self.rules)
-        return Rules.preset(self.rules)
+        return resolve_rules(self.rules)
 
     def league_shares(self) -> dict[str, float]:
         """Opponent kinds and their probabilities (normalised; zero shares left out)."""

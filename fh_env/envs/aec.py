@@ -76,29 +76,14 @@ from ..cards import JOKER_BITS, SUIT_NAMES, card_name, cards_of, mask_of, parse_
 from ..contracts import DRAW
 from ..engine import IllegalActionError, Phase, State, check_deal, trick_order
 from ..observe import BINARY_SIZE, OBS_SIZE, STATE_SIZE, encode_state, observation
-from ..rules import PRESETS, Rules
+from ..rules import Rules, RulesSpec, resolve_rules, rules_name
 from ..view import SeatView, seat_view
+from .rewards import check_episode, team_rewards
+from .rewards import illegal_reward as default_illegal_reward
 
 ENV_NAME = "five_hundred_v0"
 AGENTS = tuple(f"player_{seat}" for seat in range(4))
 _SEAT = {agent: seat for seat, agent in enumerate(AGENTS)}
-EPISODES = ("hand", "game")
-REWARDS = ("diff", "points", "win")
-
-
-def resolve_rules(rules: Rules | str | os.PathLike | None) -> Rules:
-    """A Rules from a Rules, a preset name, or the path of a TOML rules file (None: defaults)."""
-    if rules is None:
-        return Rules()
-    if isinstance(rules, Rules):
-        return rules
-    if isinstance(rules, str) and rules in PRESETS:
-        return Rules.preset(rules)
-    if isinstance(rules, (str, os.PathLike)) and (Path(rules).suffix == ".toml"
-                                                 or Path(rules).exists()):
-        return Rules.from_toml(rules)
-    raise ValueError(f"rules={rules!r} is neither a Rules, a preset ({', '.join(PRESETS)}) "
-                     "nor the path of a .toml rules file")
 
 
 def _observation_space() -> spaces.Dict:
@@ -121,17 +106,14 @@ class raw_env(AECEnv, EzPickle):
     metadata = {"name": ENV_NAME, "render_modes": ["human", "ansi"], "is_parallelizable": False,
                 "render_fps": 1}
 
-    def __init__(self, rules: Rules | str | os.PathLike | None = None,
+    def __init__(self, rules: RulesSpec = None,
                  render_mode: str | None = None, episode: str = "hand", reward: str = "diff",
                  reward_scale: float = 1.0, render_seat: int | None = None) -> None:
         rules = resolve_rules(rules)
         EzPickle.__init__(self, rules=rules, render_mode=render_mode, episode=episode,
                           reward=reward, reward_scale=reward_scale, render_seat=render_seat)
         super().__init__()
-        if episode not in EPISODES:
-            raise ValueError(f"episode={episode!r}: choose one of {', '.join(EPISODES)}")
-        if reward not in REWARDS:
-            raise ValueError(f"reward={reward!r}: choose one of {', '.join(REWARDS)}")
+        check_episode(episode, reward)
         if reward == "win" and episode != "game":
             raise ValueError("reward='win' is only defined for episode='game' (a hand alone "
                              "has no winner)")
@@ -226,17 +208,8 @@ class raw_env(AECEnv, EzPickle):
                 "game_points": result.game_points, "hands_done": self._hands_done}
         for agent in AGENTS:
             self.infos[agent] = dict(info)
-        points = result.hand_points
-        scale = self.reward_scale
-        if self.reward_mode == "diff":
-            team_reward = ((points[0] - points[1]) * scale, (points[1] - points[0]) * scale)
-        elif self.reward_mode == "points":
-            team_reward = (points[0] * scale, points[1] * scale)
-        elif game.phase == Phase.GAME_OVER and game.winner != DRAW:
-            team_reward = (scale if game.winner == 0 else -scale,
-                           scale if game.winner == 1 else -scale)
-        else:
-            team_reward = (0.0, 0.0)
+        winner = game.winner if game.phase == Phase.GAME_OVER and game.winner != DRAW else None
+        team_reward = team_rewards(self.reward_mode, result.hand_points, winner, self.reward_scale)
         for seat, agent in enumerate(AGENTS):
             self.rewards[agent] = float(team_reward[seat & 1])
         self._rewarded = team_reward != (0.0, 0.0)
@@ -326,7 +299,8 @@ def render_text(view: SeatView) -> str:
     tricks won and the score (other hands only as card counts)."""
     r = view.rules
     jokers = r.jokers
-    name = next((p for p in PRESETS if Rules.preset(p) == r), "custom rules")
+    name = rules_name(r)
+    name = "custom rules" if name == "custom" else name
 
     def cards(mask: int) -> str:
         return " ".join(card_name(c, jokers) for c in _display_order(mask)) or "-"
@@ -459,7 +433,7 @@ class _OrderEnforcing(_ForwardAttributes, wrappers.OrderEnforcingWrapper):
     infos = _after_reset("infos")
 
 
-def env(rules: Rules | str | os.PathLike | None = None, render_mode: str | None = None,
+def env(rules: RulesSpec = None, render_mode: str | None = None,
         episode: str = "hand", reward: str = "diff", reward_scale: float = 1.0,
         illegal_reward: float | None = None, render_seat: int | None = None) -> AECEnv:
     """The wrapped environment: PettingZoo's TerminateIllegal, AssertOutOfBounds and
@@ -467,7 +441,7 @@ def env(rules: Rules | str | os.PathLike | None = None, render_mode: str | None 
     inner = raw_env(rules=rules, render_mode=render_mode, episode=episode, reward=reward,
                     reward_scale=reward_scale, render_seat=render_seat)
     if illegal_reward is None:
-        illegal_reward = -1.0 if reward == "win" else -1000.0 * float(reward_scale)
+        illegal_reward = default_illegal_reward(reward, reward_scale)
     wrapped = _TerminateIllegal(inner, illegal_reward=illegal_reward)
     wrapped = _AssertOutOfBounds(wrapped)
     return _OrderEnforcing(wrapped)

@@ -9,7 +9,9 @@ raw_env`), so observations, rewards, seeding and ``reset`` options are exactly t
     import gymnasium as gym
     import fh_env  # registers fh_env/FiveHundred-v0
 
-    env = gym.make("fh_env/FiveHundred-v0", seats=(0, 2), opponents="rule")
+    from agents.registry import make_bot
+
+    env = gym.make("fh_env/FiveHundred-v0", seats=(0, 2), opponents=make_bot("rule"))
 
 ==================  ==============================================================
 Observations        ``{"observation": float32[OBS_SIZE], "action_mask": int8[130]}`` of the
@@ -27,9 +29,10 @@ Info                ``seat``: the learner seat on turn (-1 at the end), ``illega
 
 Arguments: ``seats`` — one seat ``(s,)`` or a team ``(s, s + 2)``; ``opponents`` and ``partner``
 — the bots of the other team's seats and of the learner's partner seat (ignored when the learner
-plays both): a :class:`agents.base.Bot`, or a name that :func:`agents.registry.make_bot` knows
-(``random``, ``rule``, ``mc``, ``neural:CHECKPOINT``; looked up only when the env is built, so
-``fh_env`` keeps no import-time dependency on ``agents``); ``partner=None`` plays the partner with
+plays both): any object with ``act(view, rng) -> action`` (an :mod:`agents` bot), or a bot name
+that ``bot_factory`` turns into one (pass ``bot_factory=agents.registry.make_bot`` to use names
+such as ``"rule"`` or ``"neural:CHECKPOINT"``: the environments import nothing from ``agents``).
+``opponents=None`` plays uniformly random legal actions; ``partner=None`` plays the partner with
 the opponents' bot.  ``rules``, ``episode``, ``reward``, ``reward_scale``: as for
 :func:`fh_env.env`.  ``illegal_reward``: default -1000 x ``reward_scale`` (-1 for ``"win"``), as
 in the AEC env.  ``render_mode``: ``"ansi"`` or ``"human"``.
@@ -45,32 +48,44 @@ is dealt again from the next seed.  An illegal action does not change the game (
 
 from __future__ import annotations
 
-import os
 import random
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import gymnasium as gym
 import numpy as np
 
-from ..actions import NUM_ACTIONS
+from ..actions import NUM_ACTIONS, random_action
+from ..rules import RulesSpec
+from ..view import SeatView, seat_view
 from .aec import AGENTS, raw_env
-from ..rules import Rules
-from ..view import seat_view
+from .rewards import illegal_reward as default_illegal_reward
 
 ENV_ID = "fh_env/FiveHundred-v0"
 #: ``info["contract"]`` where the AEC env has None: no hand ended yet, or it was thrown in.
 NO_HAND = -2
 
 
-def make_bot(spec: Any) -> Any:
-    """A bot from a Bot or a registry name (``agents.registry.make_bot``, imported here only)."""
-    if not isinstance(spec, str):
-        if not callable(getattr(spec, "act", None)):
-            raise TypeError(f"{spec!r} is neither a bot name nor an object with act(view, rng)")
-        return spec
-    from agents.registry import make_bot as registry_make_bot
+class UniformRandom:
+    """The default bot of the other seats: a uniformly random legal action."""
 
-    return registry_make_bot(spec)
+    name = "random"
+
+    def act(self, view: SeatView, rng: random.Random) -> int:
+        return random_action(view.legal, rng)
+
+
+def resolve_bot(spec: Any, bot_factory: Callable[[str], Any] | None = None) -> Any:
+    """A bot from a bot object, a name (through ``bot_factory``) or None (uniformly random)."""
+    if spec is None:
+        return UniformRandom()
+    if isinstance(spec, str):
+        if bot_factory is None:
+            raise ValueError(f"{spec!r} is a bot name: pass bot_factory=agents.registry.make_bot "
+                             "to build bots by name, or pass a bot object")
+        return bot_factory(spec)
+    if not callable(getattr(spec, "act", None)):
+        raise TypeError(f"{spec!r} is neither a bot name nor an object with act(view, rng)")
+    return spec
 
 
 def numeric_info(info: dict[str, Any]) -> dict[str, Any]:
@@ -99,22 +114,23 @@ class SingleSeatEnv(gym.Env):
 
     metadata = {"render_modes": ["human", "ansi"], "render_fps": 1}
 
-    def __init__(self, rules: Rules | str | os.PathLike | None = None,
-                 seats: Sequence[int] = (0,), opponents: Any = "random", partner: Any = None,
+    def __init__(self, rules: RulesSpec = None,
+                 seats: Sequence[int] = (0,), opponents: Any = None, partner: Any = None,
                  episode: str = "hand", reward: str = "diff", reward_scale: float = 1.0,
-                 illegal_reward: float | None = None, render_mode: str | None = None) -> None:
+                 illegal_reward: float | None = None, render_mode: str | None = None,
+                 bot_factory: Callable[[str], Any] | None = None) -> None:
         self.game_env = raw_env(rules=rules, episode=episode, reward=reward,
                                 reward_scale=reward_scale,
                                 render_mode="ansi" if render_mode is not None else None)
         self.seats = _check_seats(seats)
         self._learner = [s in self.seats for s in range(4)]
-        opponent_bot = make_bot(opponents)
-        partner_bot = opponent_bot if partner is None else make_bot(partner)
+        opponent_bot = resolve_bot(opponents, bot_factory)
+        partner_bot = opponent_bot if partner is None else resolve_bot(partner, bot_factory)
         self.bots = [None if self._learner[s]
                      else opponent_bot if (s - self.seats[0]) % 2 else partner_bot
                      for s in range(4)]
         if illegal_reward is None:
-            illegal_reward = -1.0 if reward == "win" else -1000.0 * float(reward_scale)
+            illegal_reward = default_illegal_reward(reward, reward_scale)
         self.illegal_reward = float(illegal_reward)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode={render_mode!r}: choose one of "

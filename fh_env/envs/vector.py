@@ -56,9 +56,9 @@ from ..actions import NUM_ACTIONS
 from ..engine import State, deal_cards
 from ..compiled.games import FastGames
 from ..compiled.layout import GAME_OVER, HAND_OVER
-from ..rules import Rules
+from ..rules import RulesSpec, resolve_rules
+from .rewards import check_episode, team_rewards
 
-EPISODES = ("hand", "game")
 
 
 def game_seed(seed: int, env_index: int, game_index: int) -> int:
@@ -71,14 +71,13 @@ def game_seed(seed: int, env_index: int, game_index: int) -> int:
 class VectorEnv:
     """``num_envs`` games of Five Hundred with automatic restarts (see the module docstring)."""
 
-    def __init__(self, num_envs: int, rules: Rules | None = None, seed: int = 0,
+    def __init__(self, num_envs: int, rules: RulesSpec = None, seed: int = 0,
                  episode: str = "hand") -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, not {num_envs}")
-        if episode not in EPISODES:
-            raise ValueError(f"episode must be one of {EPISODES}, not {episode!r}")
+        check_episode(episode)
         self.num_envs = int(num_envs)
-        self.rules = rules if rules is not None else Rules()
+        self.rules = resolve_rules(rules)
         self.episode = episode
         self.obs = np.zeros((num_envs, observe.OBS_SIZE), dtype=np.float32)
         self.mask = np.zeros((num_envs, NUM_ACTIONS), dtype=np.int8)
@@ -132,8 +131,8 @@ class VectorEnv:
         ended = moved[phase >= HAND_OVER]
         if len(ended):
             points = fast.games["hand_points"][ended]
-            diff = points[:, 0] - points[:, 1]
-            self.rewards[ended] = np.stack((diff, -diff, diff, -diff), axis=1)
+            team0, team1 = team_rewards("diff", (points[:, 0], points[:, 1]))
+            self.rewards[ended] = np.stack((team0, team1, team0, team1), axis=1)
             self.hand_over[ended] = True
             for i in ended.tolist():
                 results[i] = fast.result(i)
