@@ -12,7 +12,7 @@
 * :func:`analyse_bid`: the chance to make a bid and its expected points if it became the
   contract, by simulation: the mc bot's sampled worlds, the bid made, the others passing, and the
   hand played out with the mc bot's rollout policy;
-* showing every hand after the hand is a matter of display (:func:`play.terminal.reveal_panel`).
+* showing every hand after the hand is a matter of display (:func:`play.render.reveal_panel`).
 
 :class:`Helper` holds the bots and gives each decision its own seeded generator, so asking
 twice at one decision gives the same numbers.

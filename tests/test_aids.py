@@ -14,9 +14,11 @@ from fh_env.engine import Phase, State
 from fh_env.rules import Rules
 from fh_env.view import seat_view
 from play.aids import (Helper, action_values, analyse_bid, card_count, contract_world, hint,
-                         mean_se)
+                       mean_se)
 from agents.mc import MCBot, rollout
-from play.terminal import Game, Terminal, scripted, _pm, action_label
+from play.game import Game
+from play.render import _pm, action_label
+from play.terminal import Terminal, scripted
 from agents.registry import make_bot
 
 

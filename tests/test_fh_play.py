@@ -1,4 +1,4 @@
-"""fh-play and fh-replay (play.terminal), driven as a person would: typed entries, a transcript.
+"""fh-play and fh-replay (play.cli, play.game) as a person drives them: typed entries, a transcript.
 
 The game loop takes its input from a scripted stream and writes to a rich console recording
 plain text; one test runs the real command in a pseudo-terminal.
@@ -17,13 +17,16 @@ from rich.console import Console
 
 from conftest import deal
 from fh_env import actions as A
-from fh_env.cards import cards_of, mask_of, parse_card
+from fh_env.cards import TABLES, cards_of, mask_of, parse_card
 from fh_env.engine import Phase, State
 from fh_env.records import load_record, replay_states
 from fh_env.rules import Rules
-from play.terminal import (Command, EntryError, Game, NeedSuit, Terminal, explain_illegal,
-                         parse_entry, scripted, suit_groups)
-from play import terminal as P
+from play import cli
+from play.entries import Command, EntryError, NeedSuit, parse_entry
+from play.explain import explain_illegal
+from play.game import Game
+from play.render import SEAT_NAMES, card_label, suit_groups
+from play.terminal import Terminal, scripted
 
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -93,9 +96,10 @@ def test_an_illegal_entry_is_refused_with_the_reason():
             0: ScriptBot(), 1: ScriptBot()}
     lines = ["7S", "pass", "AS", "JD"] + ["1"] * 9
     game, out = run_game(state, 2, lines, bots=bots)
-    assert "Not allowed: 7♠ does not outrank the current bid, 7♥." in out
-    assert ("Not allowed: you must follow hearts (you hold J♦); J♦ is a heart this hand."
-            in out)
+    flat = " ".join(out.split())  # long reasons wrap in the transcript
+    assert ("Not allowed: 7♠ does not outrank the bids made so far (the high bid is 7♥); "
+            "legal calls: pass, 7NT, 8♠, 8♣," in flat)
+    assert "Not allowed: you must follow hearts: you hold J♦; J♦ is a heart this hand." in flat
     assert "South (you) plays J♦" in out
     assert game.state.phase == Phase.HAND_OVER
 
@@ -162,24 +166,46 @@ def test_parse_entry():
         parse_entry("AS H", s)
 
 
+def _legal_part(reason: str) -> list[str]:
+    """The legal actions a reason lists (after ``legal calls:`` or ``legal actions:``)."""
+    assert "legal " in reason
+    return reason.split(": ")[-1].split(", ")
+
+
 def test_reasons_in_the_auction():
     r = Rules.preset("australian")  # nullo after7 (fixed ranking), open nullo anytime
     s = _state(r, calls=["7H"])
-    assert explain_illegal(s, A.str_to_action("7S")) == \
-        "7♠ does not outrank the current bid, 7♥"
-    s = _state(r)
-    assert explain_illegal(s, A.NULLO) == \
-        "nullo is only allowed once a bid of level 7 or higher has been made (nullo=after7)"
+    why = explain_illegal(s, A.str_to_action("7S"))
+    assert why.startswith("7♠ does not outrank the bids made so far (the high bid is 7♥); "
+                          "legal calls: pass, 7NT, 8♠")
+    assert "7♠" not in _legal_part(why) and "7♥" not in _legal_part(why)
     s = _state(r, calls=["8S"])
-    assert explain_illegal(s, A.NULLO) == "nullo does not outrank the current bid, 8♠"
+    why = explain_illegal(s, A.NULLO)
+    assert why.startswith("nullo does not outrank the bids made so far (the high bid is 8♠)")
+    assert "nullo" not in _legal_part(why) and "open nullo" in _legal_part(why)
+    # Anything else: the engine's own message, which names the action and the legal ones.
+    s = _state(r)
+    why = explain_illegal(s, A.NULLO)
+    assert why == s.illegal_message(A.NULLO)
+    assert "(nullo)" in why and "AUCTION" in why
+    assert "nullo" not in _legal_part(why) and "open nullo" in _legal_part(why)
     s = _state(Rules.preset("american"), calls=["7H", "pass"])  # inkle: first two callers only
-    assert "only the first two callers" in explain_illegal(s, A.str_to_action("6NT"))
-    assert "nullo=off" in explain_illegal(_state(Rules()), A.NULLO)
-    assert "misdeal is off" in explain_illegal(_state(Rules()), A.MISDEAL)
+    assert explain_illegal(s, A.str_to_action("6NT")).startswith("6NT does not outrank")
+    s = _state(Rules.preset("american"), calls=["pass", "pass"])
+    assert explain_illegal(_state(Rules.preset("american")), A.str_to_action("6NT")) == \
+        "6NT is legal"
+    why = explain_illegal(s, A.str_to_action("6NT"))
+    assert "(6NT)" in why and _legal_part(why)[:2] == ["pass", "7S"]
+    for rules, action in ((Rules(), A.NULLO), (Rules(), A.MISDEAL)):
+        s = _state(rules)
+        why = explain_illegal(s, action)
+        assert f"({A.action_to_str(action)})" in why and _legal_part(why)[-1] == "10NT"
     s = _state(Rules(stick_the_dealer=True), calls=["pass", "pass", "pass"])
-    assert "stick_the_dealer" in explain_illegal(s, A.PASS)
+    why = explain_illegal(s, A.PASS)
+    assert "(pass)" in why and "pass" not in _legal_part(why) and "6S" in _legal_part(why)
     s = _state(Rules(six_nt_shows_joker=True), hands={0: "AS KS QS AC KC QC AD KD QD JD"})
-    assert "six_nt_shows_joker" in explain_illegal(s, A.str_to_action("6NT"))
+    why = explain_illegal(s, A.str_to_action("6NT"))
+    assert "(6NT)" in why and "6NT" not in _legal_part(why) and "7NT" in _legal_part(why)
     assert "this is the auction" in explain_illegal(s, A.PLAY_BASE)
 
 
@@ -198,14 +224,14 @@ def test_reasons_in_the_play():
     hands = {0: "AH KH QH 10H 9H AS AC AD KS KC", 1: "JD 5D 6D 7D 5S 6S 7S 5C 6C 7C"}
     s = _to_play(Rules(), hands, "4D QD KD", "6H", ["play AH"])
     assert explain_illegal(s, A.str_to_action("play 5S")) == \
-        "you must follow hearts (you hold J♦); J♦ is a heart this hand"
+        "you must follow hearts: you hold J♦; J♦ is a heart this hand"
     assert explain_illegal(s, A.str_to_action("play AD")) == "you do not hold A♦"
     assert "this is the play" in explain_illegal(s, A.PASS)
     # Diamonds led: the left bower does not follow diamonds.
     hands = {0: "AD KH QH 10H 9H AS AC AH KS KC", 1: "JD 5D 6D 7D 5S 6S 7S 5C 6C 7C"}
     s = _to_play(Rules(), hands, "4D QD KD", "6H", ["play AD"])
     assert explain_illegal(s, A.str_to_action("play JD")) == \
-        "you must follow diamonds (you hold 5♦ 6♦ 7♦); J♦ is a heart this hand"
+        "you must follow diamonds: you hold 5♦ 6♦ 7♦; J♦ is a heart this hand"
 
 
 def test_reasons_for_a_joker_lead():
@@ -214,31 +240,59 @@ def test_reasons_for_a_joker_lead():
     s = _to_play(Rules(), hands, "4H 5H 6H", "6NT", ["play AS", "*", "*", "*"])
     assert s.turn == 0 and not s.trick
     assert explain_illegal(s, A.joker_lead_action(44, 0)) == (
-        "the joker may not name spades: spades has already been led this hand "
-        "(joker_lead=not_led); it may name clubs, diamonds, hearts")
+        "the joker may not name spades now; it may name clubs, diamonds, hearts")
     assert explain_illegal(s, A.PLAY_BASE + 44) == (
-        "a joker led without trumps names a suit: type JK followed by one of C D H")
+        "a joker lead names a suit here: type JK followed by one of C D H")
     assert explain_illegal(s, A.joker_lead_action(44, 3)) == "JK (names ♥) is legal"
     s = _to_play(Rules(joker_lead="last_card"), hands, "4H 5H 6H", "6NT")
-    assert explain_illegal(s, A.joker_lead_action(44, 3)) == (
-        "a joker may be led only when you hold nothing but jokers (joker_lead=last_card)")
+    for action in (A.joker_lead_action(44, 3), A.PLAY_BASE + 44):
+        why = explain_illegal(s, action)
+        assert why == s.illegal_message(action)
+        assert "JK" not in why.split("legal actions:")[1] and "play AS" in why
 
 
 def test_joker_follow_and_trump_joker_reasons():
     hands = {0: "AS KC QC AC 8S 5S AD KD QD 8D", 1: "JK 6S 7S 5C 6C 7C 5D 6D 7D 9D"}
     s = _to_play(Rules(), hands, "4H 5H 6H", "6NT", ["play AS"])
-    assert explain_illegal(s, A.PLAY_BASE + 44) == (
-        "you can follow spades, and the joker may be played only when you cannot follow "
-        "the suit led (joker_follow=void_only)")
+    assert explain_illegal(s, A.PLAY_BASE + 44) == "you must follow spades: you hold 6♠ 7♠"
+    assert explain_illegal(s, A.joker_lead_action(44, 1)) == \
+        "you must follow spades: you hold 6♠ 7♠"
+    s = _to_play(Rules(joker_follow="anytime"), hands, "4H 5H 6H", "6NT", ["play AS"])
+    assert explain_illegal(s, A.joker_lead_action(44, 1)) == \
+        "only a joker that leads names a suit: play it as plain JK"
     hands = {0: "JK KC QC AC 6S 5S AD KD QD 8D"}
     s = _to_play(Rules(), hands, "4H 5H 6H", "6S")
-    assert "the joker is a trump" in explain_illegal(s, A.joker_lead_action(44, 3))
+    assert explain_illegal(s, A.joker_lead_action(44, 3)) == \
+        "JK is a spade (a trump) this hand: lead it as plain JK, without naming a suit"
+
+
+@pytest.mark.parametrize("preset", ["australian", "american", "australian-no-nullo"])
+def test_every_action_is_explained_consistently_with_the_engine(preset):
+    """Over whole hands: legal actions read "is legal", illegal ones get a reason that never
+    claims a legal action, and a "must follow" reason lists exactly the cards that follow."""
+    rules = Rules.preset(preset)
+    rng = random.Random(preset)
+    for seed in range(3):
+        s = State(rules, seed=seed)
+        while not s.is_terminal:
+            legal = set(s.legal_actions())
+            for action in range(A.NUM_ACTIONS):
+                why = explain_illegal(s, action)
+                assert (why.endswith(" is legal")) == (action in legal), (action, why)
+                if why.startswith("you must follow"):
+                    held = why.split("you hold ")[1].split(";")[0].split()
+                    follow = s.hands[s.turn] & TABLES.suit_mask[s.context][s.led]
+                    assert held == [card_label(c) for c in cards_of(follow)]
+                    assert A.played_card(action) not in {A.played_card(a) for a in legal}
+                if "does not outrank" in why:
+                    assert action not in legal and s.high_bid >= 0
+            s.apply(rng.choice(sorted(legal)))
 
 
 def test_suit_groups_put_bowers_and_jokers_with_trumps():
     hand = mask_of([parse_card(c) for c in "JK JD JH AH 4H AD 5S".split()])
     groups = suit_groups(hand, 3)  # hearts trumps
-    assert [(s, [P.card_label(c) for c in cs]) for s, cs in groups] == [
+    assert [(s, [card_label(c) for c in cs]) for s, cs in groups] == [
         (0, ["5♠"]), (2, ["A♦"]), (3, ["JK", "J♥", "J♦", "A♥", "4♥"])]
     groups = suit_groups(hand, 4)  # no trumps: the joker apart, jacks in their own suits
     assert [s for s, _ in groups] == [0, 2, 3, 4]
@@ -256,7 +310,7 @@ def _terminal(lines):
 def test_fh_play_plays_a_whole_game_to_500_and_fh_replay_steps_through_it(tmp_path):
     save = tmp_path / "game.json"
     term, console = _terminal(["1"] * 3000)  # always the first choice of the menu; Enter
-    assert P.main(["--seed", "4", "--opponents", "rule", "--partner", "rule", "--save",
+    assert cli.main(["--seed", "4", "--opponents", "rule", "--partner", "rule", "--save",
                    str(save)], term=term) == 0
     out = console.export_text()
     assert "Game over: " in out and f"Game record saved to {save}" in out
@@ -267,27 +321,27 @@ def test_fh_play_plays_a_whole_game_to_500_and_fh_replay_steps_through_it(tmp_pa
     assert len(record["hands"]) > 1
 
     term, console = _terminal(["", "", "n", "q"])
-    assert P.replay_main([str(save)], term=term) == 0
+    assert cli.replay_main([str(save)], term=term) == 0
     out = console.export_text()
     assert "Hand 1:" in out and "Enter: next step" in out
     term, console = _terminal([])
-    assert P.replay_main([str(save), "--no-pause", "--hand", "2"], term=term) == 0
+    assert cli.replay_main([str(save), "--no-pause", "--hand", "2"], term=term) == 0
     out = console.export_text()
     assert "Hand 2:" in out and "Hand 1:" not in out and "All hands as dealt" in out
     assert f"Final scores: N/S {final.scores[0]}, E/W {final.scores[1]}" in out
 
 
 def test_bad_command_lines_are_refused(tmp_path, capsys):
-    assert P.main(["--rules", "nope"], term=_terminal([])[0]) == 2
-    assert "neither a preset" in capsys.readouterr().err
-    assert P.main(["--opponents", "nobot"], term=_terminal([])[0]) == 2
+    assert cli.main(["--rules", "nope"], term=_terminal([])[0]) == 2
+    assert "'nope' is neither" in capsys.readouterr().err
+    assert cli.main(["--opponents", "nobot"], term=_terminal([])[0]) == 2
     assert "unknown bot" in capsys.readouterr().err
     bad = tmp_path / "bad.json"
     bad.write_text("{}")
-    assert P.replay_main([str(bad)], term=_terminal([])[0]) == 2
+    assert cli.replay_main([str(bad)], term=_terminal([])[0]) == 2
     assert "not a Five Hundred record" in capsys.readouterr().err
     with pytest.raises(SystemExit):
-        P.main(["--aids", "telepathy"])
+        cli.main(["--aids", "telepathy"])
 
 
 def test_a_rules_file_a_seat_and_quitting(tmp_path):
@@ -295,7 +349,7 @@ def test_a_rules_file_a_seat_and_quitting(tmp_path):
     rules_file.write_text('preset = "american"\ntarget = 300\nfloor = -2000\n')
     save = tmp_path / "g.json"
     term, console = _terminal(["pass"] + ["1"] * 60 + ["q"])
-    assert P.main(["--rules", str(rules_file), "--seed", "2", "--opponents", "rule,random",
+    assert cli.main(["--rules", str(rules_file), "--seed", "2", "--opponents", "rule,random",
                    "--partner", "rule", "--seat", "west", "--save", str(save)], term=term) == 0
     out = console.export_text()
     assert "you are West" in out and "playing to 300" in out and "Goodbye." in out
@@ -307,7 +361,7 @@ def test_a_rules_file_a_seat_and_quitting(tmp_path):
 
 def test_the_real_command_in_a_pseudo_terminal(tmp_path):
     save = tmp_path / "pty.json"
-    child = pexpect.spawn(sys.executable, ["-m", "play.terminal", "--seed", "3", "--opponents",
+    child = pexpect.spawn(sys.executable, ["-m", "play.cli", "--seed", "3", "--opponents",
                                            "rule", "--partner", "rule", "--hands", "1",
                                            "--no-color", "--save", str(save)],
                           encoding="utf-8", timeout=60, dimensions=(50, 120), cwd=str(ROOT),
@@ -360,13 +414,13 @@ def test_fh_eval_save_writes_replayable_records_of_each_deal(tmp_path, capsys):
     assert declarer is not None
     watcher = (declarer + 1) % 4
     term, console = _terminal([])
-    assert P.replay_main([str(tmp_path / "deal-00001.json"), "--no-pause", "--hand", "1",
+    assert cli.replay_main([str(tmp_path / "deal-00001.json"), "--no-pause", "--hand", "1",
                           "--seat", str(watcher)], term=term) == 0
     out = console.export_text()
-    assert f"{P.SEAT_NAMES[declarer]} discards" not in out and "Trick 10:" in out
+    assert f"{SEAT_NAMES[declarer]} discards" not in out and "Trick 10:" in out
     term, console = _terminal([])
-    P.replay_main([str(tmp_path / "deal-00001.json"), "--no-pause", "--hand", "1"], term=term)
-    assert f"{P.SEAT_NAMES[declarer]} discards" in console.export_text()
+    cli.replay_main([str(tmp_path / "deal-00001.json"), "--no-pause", "--hand", "1"], term=term)
+    assert f"{SEAT_NAMES[declarer]} discards" in console.export_text()
 
 
 def test_an_entry_for_the_wrong_phase_is_refused_with_the_reason():

@@ -1,0 +1,7 @@
+"""``python -m play``: the same as ``fh-play`` (:func:`play.cli.main`)."""
+
+import sys
+
+from play.cli import main
+
+sys.exit(main())

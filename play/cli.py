@@ -1,0 +1,197 @@
+"""The two command lines: ``fh-play`` (:func:`main`: a game against the bots) and ``fh-replay``
+(:func:`replay_main`: step through a saved record).
+
+fh-play: a person takes one seat; bots (any name :func:`agents.registry.make_bot` knows) take the
+others, under any preset or rules file.  The screen shows the person's hand sorted and coloured by
+suit, the auction, the trick in progress, tricks won and the scores; calls, discards and plays
+are typed by name (``7H``, ``pass``, ``QS``, ``JK H``) or by number from the menu, with tab
+completion where the terminal has readline.  An illegal entry is refused with the engine's
+reason (``you must follow hearts: you hold J♦``).  Learning aids (:mod:`play.aids`) can be
+switched on with ``--aids`` or, during the game, ``aid NAME on``.
+
+This module only reads the arguments, builds the rules, bots and terminal, and hands over to
+:class:`play.game.Game` (or walks :func:`fh_env.records.replay`); ``python -m play.cli`` and
+``python -m play`` run fh-play.
+"""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+import sys
+from typing import Sequence
+
+from rich.text import Text
+
+from fh_env import actions as A
+from fh_env.records import load_record, replay
+from fh_env.rules import resolve_rules
+from fh_env.view import seat_view
+
+from agents.base import Bot
+
+from .entries import HELP
+from .game import AIDS, Game
+from .render import (SEAT_NAMES, TEAM_NAMES, action_line, reveal_panel, result_text, seat_label,
+                     table_view, trick_line)
+from .terminal import Quit, Terminal
+
+
+def parse_seat(text: str) -> int:
+    word = text.strip().lower()
+    for seat, name in enumerate(SEAT_NAMES):
+        if word in (str(seat), name.lower(), name[0].lower()):
+            return seat
+    raise argparse.ArgumentTypeError(f"{text!r} is not a seat: 0-3 or north, east, south, west")
+
+
+def parse_aids(text: str) -> list[str]:
+    words = [w.strip().lower() for w in text.split(",") if w.strip()]
+    if words == ["all"]:
+        return list(AIDS)
+    if words == ["none"]:
+        return []
+    bad = [w for w in words if w not in AIDS]
+    if bad:
+        raise argparse.ArgumentTypeError(f"unknown aid(s) {', '.join(bad)}; choose from "
+                                         f"{', '.join(AIDS)}, all or none")
+    return words
+
+
+def play_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="fh-play", description="Play Five Hundred in the terminal against bots.",
+        epilog="In the game: " + HELP[0].lower() + HELP[1:])
+    p.add_argument("--rules", default="australian-no-nullo",
+                   help="a preset (%(default)s by default) or a rules TOML file")
+    p.add_argument("--seat", type=parse_seat, default=2,
+                   help="your seat: north, east, south (default) or west, or 0-3")
+    p.add_argument("--opponents", default="mc",
+                   help="bot for both opponents, or two names 'LEFT,RIGHT' (default: mc)")
+    p.add_argument("--partner", default="mc", help="bot for your partner (default: mc)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="seed of the deals and bots (default: a fresh one, shown at the start)")
+    p.add_argument("--aids", type=parse_aids, default=[],
+                   help=f"learning aids to switch on: comma-separated from {', '.join(AIDS)}, "
+                        "or all")
+    p.add_argument("--hint-bot", default="mc", help="the bot whose hint the hint aid shows")
+    p.add_argument("--samples", type=int, default=None,
+                   help="deals the estimate and analyse aids simulate (default: the mc bot's)")
+    p.add_argument("--save", default=None, metavar="FILE",
+                   help="write the game record (JSON) to FILE after every hand")
+    p.add_argument("--hands", type=int, default=None,
+                   help="stop after this many hands (default: play to the end of the game)")
+    p.add_argument("--no-color", action="store_true", help="plain text, no colours")
+    return p
+
+
+def build_bots(args: argparse.Namespace, person: int) -> dict[int, Bot]:
+    from agents.registry import make_bot
+
+    opponents = [w.strip() for w in args.opponents.split(",") if w.strip()]
+    if len(opponents) == 1:
+        opponents *= 2
+    if len(opponents) != 2:
+        raise ValueError("--opponents takes one bot name or two, 'LEFT,RIGHT'")
+    names = {(person + 1) % 4: opponents[0], (person + 3) % 4: opponents[1],
+             (person + 2) % 4: args.partner}
+    return {seat: make_bot(name) for seat, name in names.items()}
+
+
+def main(argv: Sequence[str] | None = None, term: Terminal | None = None) -> int:
+    args = play_parser().parse_args(argv)
+    try:
+        rules = resolve_rules(args.rules)
+        bots = build_bots(args, args.seat)
+    except (ValueError, FileNotFoundError) as err:
+        print(f"fh-play: {err}", file=sys.stderr)
+        return 2
+    seed = args.seed if args.seed is not None else secrets.randbelow(10**6)
+    term = term or Terminal.interactive(args.no_color)
+    from .aids import Helper  # aids may be switched on during the game, so always ready
+
+    helper = Helper(rules, hint_bot=args.hint_bot, samples=args.samples, seed=seed)
+    game = Game(rules, args.seat, bots, term, seed=seed, aids=args.aids, save=args.save,
+                hands=args.hands, helper=helper)
+    game.run()
+    return 0
+
+
+# ---------------------------------------------------------------------- fh-replay
+
+
+def replay_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="fh-replay",
+                                description="Step through a Five Hundred game record.",
+                                epilog="Enter steps, n skips to the next hand, q quits.")
+    p.add_argument("file", help="a record written by fh-play --save or fh-eval --save")
+    p.add_argument("--hand", type=int, default=None, help="show only this hand (1, 2, ...)")
+    p.add_argument("--seat", type=parse_seat, default=None,
+                   help="show the game as this seat saw it (default: every hand open)")
+    p.add_argument("--no-pause", action="store_true",
+                   help="print every step without waiting for Enter")
+    p.add_argument("--no-color", action="store_true", help="plain text, no colours")
+    return p
+
+
+def replay_main(argv: Sequence[str] | None = None, term: Terminal | None = None) -> int:
+    args = replay_parser().parse_args(argv)
+    try:
+        record = load_record(args.file)
+    except (ValueError, FileNotFoundError) as err:
+        print(f"fh-replay: {err}", file=sys.stderr)
+        return 2
+    term = term or Terminal.interactive(args.no_color)
+    pause = not args.no_pause and (term.read is not input or sys.stdin.isatty())
+    players = record.get("players") or ["?"] * 4
+    term.show(Text(f"{len(record['hands'])} hands. Enter steps, n skips to the next hand, "
+                   "q quits.", style="bold"))
+    person = args.seat if args.seat is not None else -1
+    skip_to, tricks = -1, 0
+    try:
+        for step in replay(record):
+            hand_no = step.hand + 1
+            if args.hand is not None and hand_no != args.hand:
+                continue
+            state = step.state
+            if step.action is None:
+                seats = record["hands"][step.hand].get("players", players)
+                term.show(Text(f"\nHand {hand_no}: {SEAT_NAMES[state.dealer]} deals. "
+                               + ", ".join(f"{SEAT_NAMES[s]} {seats[s]}" for s in range(4)),
+                               style="bold"))
+                tricks = 0
+                continue
+            view = seat_view(state, person if person >= 0 else step.seat)
+            hidden = (person >= 0 and step.seat != person
+                      and A.DISCARD_BASE <= step.action < A.PLAY_BASE)
+            if not hidden:  # with --seat, the others' discards stay face down
+                term.show(action_line(seat_label(step.seat, person), step.action,
+                                      state.rules.jokers))
+            if len(state.tricks) > tricks:
+                tricks = len(state.tricks)
+                term.show(trick_line(view, person))
+            if state.is_terminal:
+                term.show(reveal_panel(state, person), result_text(state, person))
+                continue
+            if not pause or skip_to == step.hand:
+                continue
+            shown = None if person >= 0 else dict(enumerate(state.hands))
+            term.show(table_view(view, person, hand_no, shown))
+            answer = term.ask("Enter: next step, n: next hand, q: quit> ").strip().lower()
+            if answer == "q":
+                break
+            if answer == "n":
+                skip_to = step.hand
+    except Quit:
+        pass
+    except ValueError as err:
+        term.show(Text(f"The record does not replay: {err}", style="bold red"))
+        return 1
+    final = record.get("final_scores")
+    if final:
+        term.show(Text(f"Final scores: {TEAM_NAMES[0]} {final[0]}, {TEAM_NAMES[1]} {final[1]}"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

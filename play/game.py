@@ -1,0 +1,339 @@
+"""The game loop: one person and three bots playing hand after hand until the game ends.
+
+:class:`Game` seats the bots (each with its own seeded generator), keeps the game record (a
+:class:`fh_env.records.Recorder`, saved after every hand when asked), asks the person for calls,
+discards and plays through a :class:`play.terminal.Terminal`, refuses illegal entries with the
+reason (:mod:`play.explain`) and shows the learning aids (:mod:`play.aids`) that are switched on.
+It talks to the person only through the terminal, so tests drive it with scripted input.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterable, Mapping
+
+from rich.panel import Panel
+from rich.text import Text
+
+from fh_env import actions as A
+from fh_env.cards import SUIT_NAMES, SUITS, card_name
+from fh_env.contracts import DRAW
+from fh_env.engine import Phase, State
+from fh_env.records import Recorder
+from fh_env.rules import Rules
+from fh_env.view import seat_view
+
+from agents.base import Bot
+
+from .entries import (HELP, Command, EntryError, NeedSuit, menu, parse_call, parse_entry,
+                      parse_suit)
+from .explain import explain_illegal
+from .render import (SEAT_NAMES, TEAM_NAMES, action_line, action_text, analysis_text, card_text,
+                     choice_text, contract_line, counter_table, estimates_table, result_text,
+                     reveal_panel, seat_label, table_view, trick_line)
+from .terminal import Quit, Terminal
+
+if TYPE_CHECKING:
+    from .aids import Helper
+
+AIDS = ("hint", "estimate", "counter", "analyse", "reveal")
+
+
+@dataclass
+class Seat:
+    """Who sits in a seat: a bot (with its own seeded generator) or, when ``bot`` is None,
+    the person."""
+
+    name: str
+    bot: Bot | None = None
+    rng: random.Random | None = None
+
+
+class Game:
+    """One game between the person (seat ``person``) and three bots, shown on ``term``."""
+
+    def __init__(self, rules: Rules, person: int, bots: Mapping[int, Bot], term: Terminal,
+                 seed: int = 0, aids: Iterable[str] = (), save: str | Path | None = None,
+                 hands: int | None = None, helper: "Helper | None" = None,
+                 state: State | None = None) -> None:
+        """``state`` starts the game from a given deal (``State.from_deal``) instead of the
+        seed's first deal."""
+        if set(bots) != {0, 1, 2, 3} - {person}:
+            raise ValueError(f"bots must fill every seat but the person's ({person})")
+        self.rules, self.person, self.term, self.seed = rules, person, term, seed
+        self.seats = {s: Seat(b.name, b, random.Random(f"{seed}/seat/{s}"))
+                      for s, b in bots.items()}
+        self.seats[person] = Seat("you")
+        self.save_path = Path(save) if save else None
+        self.max_hands = hands
+        self.aids = set(aids)
+        unknown = self.aids - set(AIDS)
+        if unknown:
+            raise ValueError(f"unknown aid(s) {', '.join(sorted(unknown))}; aids: "
+                             f"{', '.join(AIDS)}")
+        self.helper = helper  # an play.aids.Helper, when any aid needs one
+        self.recorder = Recorder(state if state is not None else State(rules, seed=seed),
+                                 players=[self.seats[s].name for s in range(4)])
+        self.hand_no = 1
+
+    @property
+    def state(self) -> State:
+        return self.recorder.state
+
+    # ------------------------------------------------------------------ running
+    def run(self) -> State:
+        """Play until the game ends, ``hands`` hands are over, or the person quits."""
+        rules, me = self.rules, self.person
+        names = {s: f"{SEAT_NAMES[s]} ({self.seats[s].name})" for s in range(4)}
+        goal = (f"to {rules.target}" if rules.game_over == "points"
+                else f"{rules.hands_to_play} hands")
+        self.term.show(
+            Text(f"Five Hundred: you are {SEAT_NAMES[me]}, partner {names[(me + 2) % 4]}; "
+                 f"opponents {names[(me + 1) % 4]} and {names[(me + 3) % 4]}.", style="bold"),
+            Text(f"Seed {self.seed}; playing {goal}. Type help for help."))
+        try:
+            while True:
+                self.play_hand()
+                self.save()
+                if self.state.game_over:
+                    self.announce_winner()
+                    break
+                if self.max_hands is not None and self.hand_no >= self.max_hands:
+                    self.term.show(Text(f"Stopping after {self.hand_no} hand"
+                                        f"{'s' if self.hand_no > 1 else ''}, as asked."))
+                    break
+                answer = self.term.ask("Press Enter for the next hand (q to quit)> ")
+                if answer.strip().lower() in ("q", "quit", "exit"):
+                    raise Quit()
+                self.recorder.next_hand()
+                self.hand_no += 1
+        except Quit:
+            self.term.show(Text("Goodbye."))
+        self.save(final=True)
+        return self.state
+
+    def save(self, final: bool = False) -> None:
+        if self.save_path is not None:
+            self.recorder.save(self.save_path)
+            if final:
+                self.term.show(Text(f"Game record saved to {self.save_path}"))
+
+    def play_hand(self) -> None:
+        state = self.state
+        self.term.show(Text(f"\nHand {self.hand_no}: {SEAT_NAMES[state.dealer]} deals.",
+                            style="bold"))
+        while not state.is_terminal:
+            seat = state.turn
+            tricks_before = len(state.tricks)
+            phase = state.phase
+            if seat == self.person:
+                self.person_turn()
+            else:
+                self.bot_turn(seat)
+            if phase == Phase.EXCHANGE and state.phase != Phase.EXCHANGE and state.turn >= 0:
+                self.term.show(Text(f"{SEAT_NAMES[state.turn]} leads."))
+            if len(state.tricks) > tricks_before:
+                self.show_trick_won()
+        self.term.show(result_text(state, self.person))
+        if "reveal" in self.aids:
+            self.term.show(reveal_panel(state, self.person))
+
+    def show_trick_won(self) -> None:
+        self.term.show(trick_line(seat_view(self.state, self.person), self.person))
+
+    def apply(self, seat: int, action: int) -> None:
+        state = self.state
+        self.recorder.apply(action)
+        if A.DISCARD_BASE <= action < A.PLAY_BASE and seat != self.person:
+            if state.phase != Phase.EXCHANGE or state.turn != seat:  # the others' are hidden
+                self.term.show(Text(f"{SEAT_NAMES[seat]} takes the kitty and discards "
+                                    f"{state.rules.kitty_size} cards."))
+            return
+        self.term.show(action_line(seat_label(seat, self.person), action, self.rules.jokers))
+        if action < A.DISCARD_BASE and state.phase != Phase.AUCTION \
+                and state.contract is not None:
+            self.term.show(contract_line(seat_view(state, self.person), self.person))
+
+    def bot_turn(self, seat: int) -> None:
+        info = self.seats[seat]
+        view = seat_view(self.state, seat)
+        action = info.bot.act(view, info.rng)  # type: ignore[union-attr]
+        self.apply(seat, action)
+
+    # ------------------------------------------------------------------ the person's turn
+    def prompt(self) -> str:
+        state = self.state
+        if state.phase == Phase.AUCTION:
+            return "Your call> "
+        if state.phase == Phase.EXCHANGE:
+            n = state.discards_left
+            return f"Discard {n} card{'s' if n > 1 else ''}> "
+        return "Your lead> " if not state.trick else "Your play> "
+
+    def show_table(self) -> None:
+        view = seat_view(self.state, self.person)
+        self.term.show(table_view(view, self.person, self.hand_no))
+        items = menu(self.state)
+        line = Text()
+        for i, (label, actions) in enumerate(items, 1):
+            line.append(f"{i}:", style="dim")
+            line.append_text(choice_text(actions[0], self.rules.jokers) if len(actions) == 1
+                             else card_text(A.played_card(actions[0]), self.rules.jokers))
+            line.append("  ")
+        self.term.show(line)
+
+    def person_turn(self) -> None:
+        state = self.state
+        self.show_table()
+        self.show_aids()
+        completions = self.completions()
+        while True:
+            text = self.term.ask(self.prompt(), completions)
+            try:
+                entry = parse_entry(text, state)
+            except EntryError as err:
+                self.term.show(Text(str(err), style="yellow"))
+                continue
+            if isinstance(entry, Command):
+                self.command(entry)
+                continue
+            if isinstance(entry, NeedSuit):
+                entry = self.ask_joker_suit(entry.card)
+                if entry is None:
+                    continue
+            if self.apply_entry(entry):
+                return
+
+    def apply_entry(self, actions: list[int]) -> bool:
+        """Apply the person's actions in turn; False (nothing applied) when the first is
+        illegal.  Several discards may come at once; the rest stop at the first illegal one."""
+        state = self.state
+        for i, action in enumerate(actions):
+            if state.turn != self.person:
+                break
+            if not state.is_legal(action):
+                self.term.show(Text(f"Not allowed: {explain_illegal(state, action)}.",
+                                    style="bold yellow"))
+                return i > 0
+            self.apply(self.person, action)
+        return True
+
+    def ask_joker_suit(self, c: int) -> list[int] | None:
+        state = self.state
+        allowed = [s for s in range(4) if state.is_legal(A.joker_lead_action(c, s))]
+        if not allowed:
+            self.term.show(Text(f"Not allowed: {explain_illegal(state, A.PLAY_BASE + c)}.",
+                                style="bold yellow"))
+            return None
+        names = ", ".join(f"{SUITS[s]} ({SUIT_NAMES[s]})" for s in allowed)
+        while True:
+            text = self.term.ask(f"The {card_name(c, self.rules.jokers)} names which suit? "
+                                 f"{names}> ", [SUITS[s] for s in allowed])
+            try:
+                return [A.joker_lead_action(c, parse_suit(text))]
+            except EntryError as err:
+                self.term.show(Text(str(err), style="yellow"))
+
+    def completions(self) -> list[str]:
+        jokers = self.rules.jokers
+        names = []
+        for a in self.state.legal_actions():
+            name = A.action_to_str(a, jokers)
+            names.append(name.split(" ", 1)[1] if " " in name and name[0] in "pd"
+                         and not name.startswith("pass") else name)
+        return names + ["hint", "estimate", "counter", "analyse", "aid", "help", "quit"]
+
+    # ------------------------------------------------------------------ commands and aids
+    def command(self, cmd: Command) -> None:
+        if cmd.name == "help":
+            self.term.show(Text(HELP))
+        elif cmd.name == "quit":
+            raise Quit()
+        elif cmd.name == "table":
+            self.show_table()
+        elif cmd.name == "aid":
+            self.toggle_aid(cmd.arg)
+        elif cmd.name in AIDS:
+            if cmd.name not in self.aids:
+                self.term.show(Text(f"The {cmd.name} aid is off; turn it on with "
+                                    f"'aid {cmd.name} on'.", style="yellow"))
+            else:
+                self.show_aid(cmd.name, cmd.arg, asked=True)
+
+    def toggle_aid(self, arg: str) -> None:
+        words = arg.lower().split()
+        if len(words) == 2 and words[0] in AIDS and words[1] in ("on", "off"):
+            if words[1] == "on":
+                self.aids.add(words[0])
+            else:
+                self.aids.discard(words[0])
+        elif words:
+            self.term.show(Text(f"usage: aid NAME on|off, with NAME one of {', '.join(AIDS)}",
+                                style="yellow"))
+            return
+        self.term.show(Text("Aids: " + ", ".join(f"{a} {'on' if a in self.aids else 'off'}"
+                                                   for a in AIDS)))
+
+    def show_aids(self) -> None:
+        for name in ("counter", "hint", "estimate"):
+            if name in self.aids:
+                self.show_aid(name, "", asked=False)
+
+    def show_aid(self, name: str, arg: str, asked: bool) -> None:
+        state = self.state
+        view = seat_view(state, self.person)
+        jokers = self.rules.jokers
+        if name == "counter":
+            if view.phase == Phase.PLAY or asked:
+                self.term.show(counter_table(view, self.person))
+            return
+        if name == "reveal":
+            self.term.show(Text("The hands are shown after the hand.", style="yellow"))
+            return
+        if self.helper is None:
+            self.term.show(Text("No bot is set up for this aid in this game.", style="yellow"))
+            return
+        if name == "hint":
+            text = Text(f"Hint ({self.helper.hint_bot.name}): ", style="cyan")
+            text.append_text(action_text(self.helper.hint(state, view), jokers))
+            self.term.show(text)
+        elif name == "estimate":
+            self.term.show(estimates_table(self.helper.estimates(state, view), jokers))
+        elif name == "analyse":
+            self.analyse(arg)
+
+    def analyse(self, arg: str) -> None:
+        state = self.state
+        if state.phase != Phase.AUCTION:
+            self.term.show(Text("Bids are analysed during the auction.", style="yellow"))
+            return
+        try:
+            bid = parse_call(arg) if arg.strip() else None
+        except EntryError as err:
+            self.term.show(Text(str(err), style="yellow"))
+            return
+        if bid is None or bid in (A.PASS, A.MISDEAL):
+            self.term.show(Text("usage: analyse BID, for example 'analyse 7H'", style="yellow"))
+            return
+        if not state.is_legal(bid):
+            self.term.show(Text(f"Not now: {explain_illegal(state, bid)}.", style="yellow"))
+            return
+        try:
+            result = self.helper.analyse(state, seat_view(state, self.person), bid)
+        except ValueError as err:
+            self.term.show(Text(str(err), style="yellow"))
+            return
+        self.term.show(analysis_text(result, self.person, self.rules.jokers))
+
+    def announce_winner(self) -> None:
+        state = self.state
+        s = state.scores
+        if state.winner == DRAW:
+            text = f"The game is drawn, {s[0]} to {s[1]}."
+        else:
+            w = state.winner
+            you = "You win" if w == self.person % 2 else "You lose"
+            text = f"Game over: {TEAM_NAMES[w]} win, {s[w]} to {s[1 - w]}. {you}."  # type: ignore[index]
+        self.term.show(Panel(Text(text, style="bold")))
