@@ -59,9 +59,9 @@ class Rules:
     double_nullo: str = "off"
     #: the specification gives no default; the presets that use fixed ranking say so, so points it is.
     nullo_ranking: str = "points"
-    #: the specification gives no default; "equal" is the app's plain rule (the earlier bid keeps
-    #: precedence).  Between two nullo-type bids of equal value neither outranks the other.
-    open_nullo_ties: str = "equal"
+    #: §2.4: a nullo-type bid against an equal-valued bid.  Between two nullo-type bids of equal
+    #: value neither outranks the other.
+    open_nullo_ties: str = "higher"
     nullo_value: int = 250
     open_nullo_value: int = 500
     double_nullo_value: int = 500
@@ -151,6 +151,17 @@ class Rules:
                              f"known options: {', '.join(f.name for f in fields(self))}")
         return dataclasses.replace(self, **changes)
 
+    def same_game(self, other: "Rules") -> bool:
+        """True when the two rule sets play the same game: equal but for the options of
+        nullo-type contracts where neither allows one (so a policy trained under one plays
+        exactly as well under the other)."""
+        if self == other:
+            return True
+        if any(getattr(r, name) != "off" for r in (self, other) for name in _NULLO_BIDS):
+            return False
+        neutral = {name: getattr(Rules, name) for name in _NULLO_ONLY}
+        return self.replace(**neutral) == other.replace(**neutral)
+
     def to_dict(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
@@ -195,6 +206,12 @@ class Rules:
         except ValueError as err:
             raise ValueError(f"rules file {path}: {err}") from None
 
+
+_NULLO_BIDS = ("nullo", "open_nullo", "double_nullo")
+# Options that only act in a nullo-type contract (§2.4, §4.2, §5.7-5.9).
+_NULLO_ONLY = ("nullo_ranking", "open_nullo_ties", "nullo_value", "open_nullo_value",
+               "double_nullo_value", "nullo_kitty", "nullo_must_play_joker",
+               "jokers_low_in_nullo", "open_nullo_exposed")
 
 RulesSpec = Union["Rules", str, os.PathLike, None]
 

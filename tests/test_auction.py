@@ -100,6 +100,28 @@ def test_point_ranking_ties(ties: str, nullo_over_8s: bool, eight_s_over_nullo: 
     assert not can(state, "7NT") and can(state, "8C")
 
 
+def test_open_nullo_ties_default_higher() -> None:
+    """§2.4: open_nullo_ties defaults to higher: a nullo-type bid outranks an equal-valued bid."""
+    assert Rules().open_nullo_ties == "higher"
+    rules = Rules(nullo="anytime", nullo_ranking="points", nullo_value=240)
+    state = new_state(rules)
+    do(state, "8S")  # 240, as nullo
+    assert can(state, "nullo")
+    state = new_state(rules)
+    do(state, "nullo")
+    assert not can(state, "8S") and can(state, "8C")
+
+
+def test_canadian_open_nullo_outranks_ten_hearts() -> None:
+    """§8 canadian leaves open_nullo_ties at its default (higher): open nullo (500) may be bid
+    over 10H (500), as under australian, and 10H not over open nullo."""
+    state = new_state(Rules.preset("canadian"))
+    do(state, "10H")
+    assert can(state, "open nullo") and not can(state, "nullo")
+    do(state, "open nullo")
+    assert not can(state, "10H") and can(state, "10NT")
+
+
 def test_original_table_nullo_compares_by_value_alone() -> None:
     """§6.8 original: values are not monotone in the bid order; nullo (250) compares by value."""
     rules = Rules(scoring="original", nullo="anytime", nullo_ranking="points")
