@@ -20,7 +20,7 @@ actions of :func:`fh_env.compiled.engine.legal`.
   trick (the highest card when every card wins) and leads its lowest; defenders play lowest.
 
 "Lowest" and "highest" compare a card's strength in its own suit under the hand's trump context
-(``fastcore_layout.RULES_DTYPE.strength``), which puts trumps above plain cards.
+(``fh_env.compiled.rules.RULES_DTYPE.strength``), which puts trumps above plain cards.
 """
 
 from __future__ import annotations
@@ -29,9 +29,9 @@ import numpy as np
 from numba import njit
 
 from fh_env import actions as A
-from fh_env.compiled.engine import (DISCARD_BASE, JOKER_LEAD_BASE, NULLO, PLAY_BASE, U0, U1, apply,
-                               legal, legal_calls, lowest_bit, popcount, trick_best)
-from fh_env.compiled.layout import EXCHANGE, HAND_OVER, PLAY
+from fh_env.compiled.cards import U0, U1, lowest_bit, popcount
+from fh_env.compiled.engine import (DISCARD_BASE, EXCHANGE, HAND_OVER, JOKER_LEAD_BASE, NULLO,
+                                    PLAY, PLAY_BASE, apply, legal, legal_calls, trick_best)
 
 _NO_CARD = -1
 _ACE = 10  # rank index of the ace

@@ -1,19 +1,23 @@
-"""Compiled per-game logic of the fast core: one function per method of ``fh_env.engine.State``.
+"""Compiled per-game logic of the fast core: the twin of :mod:`fh_env.engine`.
 
-Every function takes ``g``, one game record (:data:`fh_env.compiled.layout.GAME_DTYPE`), and
-``r``, the rules record, and mirrors the engine method of the same name line by line, so that
-the differential test (``tests/test_compiled.py``) can hold the two to identical results.  The
-batch kernels at the end loop over games; all of them are ``numba.njit(cache=True)``.
+Holds the game record (:data:`GAME_DTYPE`, the fields of ``fh_env.engine.State``) and one
+kernel per phase method of ``State``: every kernel takes ``g``, one game record, and ``r``, the
+rules record (:data:`fh_env.compiled.rules.RULES_DTYPE`), and mirrors the method of the same name
+(without the leading underscore, or as :data:`TWINS` says) line by line, so that the
+differential test (``tests/test_compiled.py``) can hold the two to identical results and
+``tests/test_twins.py`` can find a twin for every rule method.  Dealing and the games' random
+generator (:func:`fh_env.engine.deal_cards`'s place) are here too, and the batch kernels at the
+end loop over games; all of them are ``numba.njit(cache=True)``.
 
-Masks are ``uint64`` throughout (never mixed with signed integers, which numba would turn into
-floats).  Legal actions are returned as ``(base, cards, leads)``: the actions ``base + i`` for
-each bit ``i`` of ``cards``, plus the joker leads ``JOKER_LEAD_BASE + j`` for each bit ``j`` of
-``leads``; that covers the 130 action ids without a 130-bit integer.
+Legal actions are returned as ``(base, cards, leads)``: the actions ``base + i`` for each bit
+``i`` of ``cards``, plus the joker leads ``JOKER_LEAD_BASE + j`` for each bit ``j`` of ``leads``;
+that covers the 130 action ids without a 130-bit integer.
 
 Everything a kernel reads about cards and rules comes in the rules record, as data: numba's
 cache does not notice a change to a global of another module, so no table from ``fh_env.cards``
 or the engine is compiled in as a constant.  The constants that are compiled in are the action
-ids (a fixed table by design) and the codes of ``fastcore_layout`` (change both files together).
+ids and card ids (fixed tables by design), the phases, and the option codes of
+:mod:`fh_env.compiled.rules` (checked by ``tests/test_twins.py``, see :func:`compiled_codes`).
 """
 
 from __future__ import annotations
@@ -22,20 +26,64 @@ import numpy as np
 from numba import njit
 
 from .. import actions as A
-from ..cards import JOKER, NT_STANDARD, RED_JOKER
-from ..contracts import DRAW, NUM_TRICKS
-from .layout import (ALL_PASS, AUCTION, DN_AFTER_PARTNER, DN_ANYTIME, EXCHANGE,
-                              GAME_OVER, HAND_OVER, INKLE, JF_ANYTIME, JF_FIRST_OR_LAST,
-                              JF_VOID_ONLY, JL_ANY, JL_NOT_LED, JL_NOT_SHOWN_VOID, MAX_CALLS,
-                              MISDEAL, NK_ALWAYS, NK_NULLO_ONLY, NO_CONTRACT, NO_CONTRACT_YET,
-                              NOT_THROWN, OT_DECLARERS_WIN_BOTH, OT_MUST_BID, PLAY,
-                              RE_AFTER_CHANGE, RE_ALWAYS, RE_NEVER)
+from ..cards import JOKER, NT_STANDARD
+from ..contracts import NUM_TRICKS
+from ..engine import NO_CONTRACT, Phase
+from .cards import (HIGH_JOKER_BIT, JOKER_BITS, RED_JOKER_BIT, U0, U1, bit, lowest_bit, nth_bit,
+                    popcount)
+from .contracts import contract_made, end_of_hand, hand_points
+from .rules import (DN_AFTER_PARTNER, DN_ANYTIME, FL_DECLARER, JF_ANYTIME, JF_FIRST_OR_LAST,
+                    JF_VOID_ONLY, JL_ANY, JL_NOT_LED, JL_NOT_SHOWN_VOID, NK_ALWAYS, NK_NULLO_ONLY,
+                    RE_AFTER_CHANGE, RE_ALWAYS, RE_NEVER)
 
-U0 = np.uint64(0)
-U1 = np.uint64(1)
-JOKERS = np.uint64((1 << JOKER) | (1 << RED_JOKER))
-HIGH_JOKER_BIT = np.uint64(1 << JOKER)
-RED_JOKER_BIT = np.uint64(1 << RED_JOKER)
+# ------------------------------------------------------------------------------- the game record
+AUCTION, EXCHANGE, PLAY, HAND_OVER, GAME_OVER = (
+    int(p) for p in (Phase.AUCTION, Phase.EXCHANGE, Phase.PLAY, Phase.HAND_OVER, Phase.GAME_OVER))
+NO_CONTRACT_YET = -2  # the engine's ``contract is None`` (auction not over, or thrown in)
+THROWN_IN_NAMES = (None, "all_pass", "inkle", "misdeal")  # HandResult.thrown_in, by code
+NOT_THROWN, ALL_PASS, INKLE, MISDEAL = range(len(THROWN_IN_NAMES))
+# Calls kept in the log.  An auction has at most 28 bids (each outranks every earlier bid, so no
+# bid is made twice; see engine._RuleTables), each after at most 3 passes or an extra call, so it
+# fits; to_state() still refuses a game whose log overflowed.
+MAX_CALLS = 128
+
+#: One game, one record: a batch is a numpy structured array of these, so a kernel takes a
+#: single argument and finds one game's fields side by side in memory (``games["hands"]`` is
+#: still the ``[N, 4]`` array of every game's hands, a view).  A field named as a field of
+#: ``State`` holds that field (:mod:`fh_env.compiled.games` converts them by name).
+GAME_DTYPE = np.dtype([
+    # What every step reads or writes comes first, so that it shares a cache line or two; the
+    # logs (calls, tricks, the deal as dealt), read back only by to_state(), come last.
+    ("rng", np.uint64),  # this game's random state (xorshift64*)
+    ("hands", np.uint64, (4,)), ("kitty", np.uint64),
+    ("ncalls", np.int32), ("hands_played", np.int32), ("deal_index", np.int32),
+    ("position", np.int16),
+    ("phase", np.int8), ("turn", np.int8), ("dealer", np.int8),
+    ("winner", np.int8),  # -1 while the game goes on, else a team or contracts.DRAW
+    # the auction
+    ("open_bids", np.uint64),  # the bids that outrank every bid so far (engine.State.open_bids)
+    ("high_bid", np.int8), ("high_bidder", np.int8), ("passed", np.uint8),
+    ("passed_since", np.uint8), ("max_level", np.int8), ("nullo_bidders", np.uint8),
+    ("reopened", np.bool_), ("shows_joker", np.uint8),
+    # the contract and the kitty exchange
+    ("contract", np.int8), ("declarer", np.int8), ("context", np.int8), ("sitting_out", np.int8),
+    ("discards_left", np.int8), ("nexchanges", np.int8), ("exch_seat", np.int8, (2,)),
+    # the play
+    ("leader", np.int8), ("led", np.int8), ("ntrick", np.int8), ("trick", np.int8, (4,)),
+    ("ntricks", np.int8), ("tricks_won", np.int8, (4,)), ("suits_led", np.uint8),
+    ("first_led", np.int8, (5,)), ("voids", np.uint8, (4,)), ("exposed", np.bool_),
+    # the result of the hand (valid when has_result) and the game score
+    ("has_result", np.bool_), ("thrown_in", np.int8), ("made", np.int8),  # made: -1 = None
+    ("result_tricks", np.int8, (2,)), ("hand_points", np.int64, (2,)),
+    ("scores", np.int64, (2,)),
+    # logs
+    ("exch_picked", np.uint64, (2,)), ("exch_discards", np.uint64, (2,)),
+    ("trick_leader", np.int8, (NUM_TRICKS,)), ("trick_cards", np.int8, (NUM_TRICKS, 4)),
+    ("trick_winner", np.int8, (NUM_TRICKS,)), ("trick_led", np.int8, (NUM_TRICKS,)),
+    ("dealt_hands", np.uint64, (4,)), ("dealt_kitty", np.uint64),
+    ("calls", np.int8, (MAX_CALLS, 2)),  # (seat, action)
+])
+
 SIX_NT = A.bid_action(6, A.NT)
 SIX_NT_BIT = np.uint64(1 << SIX_NT)
 NULLO_BIT = np.uint64(1 << A.NULLO)
@@ -46,41 +94,10 @@ MISDEAL_BIT = np.uint64(1 << A.MISDEAL)
 PASS, NULLO, OPEN_NULLO, DOUBLE_NULLO = A.PASS, A.NULLO, A.OPEN_NULLO, A.DOUBLE_NULLO
 MISDEAL_CALL, DISCARD_BASE, PLAY_BASE = A.MISDEAL, A.DISCARD_BASE, A.PLAY_BASE
 JOKER_LEAD_BASE, NUM_ACTIONS = A.JOKER_LEAD_BASE, A.NUM_ACTIONS
-_M1 = np.uint64(0x5555555555555555)
-_M2 = np.uint64(0x3333333333333333)
-_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
-_H01 = np.uint64(0x0101010101010101)
 _XS_MUL = np.uint64(0x2545F4914F6CDD1D)
 
 
-# ------------------------------------------------------------------------------- bits, RNG
-@njit(cache=True)
-def bit(c):
-    return U1 << np.uint64(c)
-
-
-@njit(cache=True)
-def popcount(x):
-    x = x - ((x >> np.uint64(1)) & _M1)
-    x = (x & _M2) + ((x >> np.uint64(2)) & _M2)
-    x = (x + (x >> np.uint64(4))) & _M4
-    return np.int64((x * _H01) >> np.uint64(56))
-
-
-@njit(cache=True)
-def lowest_bit(x):
-    """The index of the lowest set bit of a non-zero mask."""
-    return popcount((x & (~x + U1)) - U1)
-
-
-@njit(cache=True)
-def nth_bit(x, n):
-    """The index of the ``n``-th (from 0) lowest set bit of ``x``."""
-    for _ in range(n):
-        x &= x - U1
-    return lowest_bit(x)
-
-
+# ------------------------------------------------------------------------------- RNG
 @njit(cache=True)
 def splitmix64(x):
     x = x + np.uint64(0x9E3779B97F4A7C15)
@@ -220,7 +237,7 @@ def legal_calls(g, r):
     if r.inkle and g.ncalls < 2:
         legal |= open_bids & r.inkle_mask
     hand = g.hands[seat]
-    if r.six_nt_shows_joker and (hand & JOKERS) == U0:
+    if r.six_nt_shows_joker and (hand & JOKER_BITS) == U0:
         legal &= ~SIX_NT_BIT
     if g.max_level >= r.nullo_after:
         legal |= open_bids & NULLO_BIT
@@ -393,7 +410,7 @@ def discard(g, r, c):
 # ------------------------------------------------------------------------------- play (§5)
 @njit(cache=True)
 def first_leader(g, r):
-    leader = g.declarer if r.first_leader == 0 else (g.dealer + 1) % 4
+    leader = g.declarer if r.first_leader == FL_DECLARER else (g.dealer + 1) % 4
     return (leader + 1) % 4 if leader == g.sitting_out else leader
 
 
@@ -423,11 +440,11 @@ def legal_plays(g, r):
     """The legal plays as (card mask, joker-lead mask)."""
     hand = g.hands[g.turn]
     ctx = g.context
-    jokers = hand & JOKERS
+    jokers = hand & JOKER_BITS
     if g.ntrick == 0:
         if ctx < NT_STANDARD or jokers == U0:
             return hand, U0
-        plain = hand & ~JOKERS
+        plain = hand & ~JOKER_BITS
         suits = nameable_suits(g, r)
         if suits == 0 and plain == U0:
             suits = 15
@@ -562,17 +579,13 @@ def score_hand(g, r):
     t0 = g.tricks_won[0] + g.tricks_won[2]
     t1 = g.tricks_won[1] + g.tricks_won[3]
     c = g.contract
+    team = g.declarer % 2 if g.declarer >= 0 else -1
+    p0, p1 = hand_points(r, c, team, t0, t1)
     made = False
-    if g.declarer >= 0:
-        team = g.declarer % 2
-        taken = t0 if team == 0 else t1
-        mine, theirs = r.points[c, taken, 0], r.points[c, taken, 1]
-        p0, p1 = (mine, theirs) if team == 0 else (theirs, mine)
-        made = r.made[c, taken] != 0
+    if team >= 0:
+        made = contract_made(r, c, t0 if team == 0 else t1)
         g.made = 1 if made else 0
     else:
-        team = -1
-        p0, p1 = 10 * np.int64(t0), 10 * np.int64(t1)
         g.made = -1
     g.hands_played += 1
     n0, n1, winner = end_of_hand(r, g.scores[0], g.scores[1], p0, p1, team, made,
@@ -591,46 +604,6 @@ def score_hand(g, r):
     else:
         g.winner = winner
         g.phase = GAME_OVER
-
-
-@njit(cache=True)
-def higher(n0, n1):
-    if n0 == n1:
-        return DRAW
-    return 0 if n0 > n1 else 1
-
-
-@njit(cache=True)
-def end_of_hand(r, s0, s1, p0, p1, team, made, hands_played):
-    """``fh_env.contracts.end_of_hand``: the new scores and the winner (-1: the game goes on)."""
-    n0, n1 = s0 + p0, s1 + p1
-    rule = r.on_target
-    if r.cap_defenders:
-        if team != 0 and p0 > 0:
-            n0 = min(n0, max(s0, r.ceiling))
-        if team != 1 and p1 > 0:
-            n1 = min(n1, max(s1, r.ceiling))
-    if r.game_over_hands:
-        if hands_played >= r.hands_to_play:
-            return n0, n1, higher(n0, n1)
-        return n0, n1, -1
-    target, floor = r.target, r.floor
-    if rule == OT_MUST_BID:
-        if team >= 0 and made and (n0 if team == 0 else n1) >= target:
-            return n0, n1, team
-        down0, down1 = n0 <= floor, n1 <= floor
-        if down0 and down1:
-            return n0, n1, higher(n0, n1)
-        if down0:
-            return n0, n1, 1
-        if down1:
-            return n0, n1, 0
-        return n0, n1, -1
-    if n0 >= target or n0 <= floor or n1 >= target or n1 <= floor:
-        if rule == OT_DECLARERS_WIN_BOTH and team >= 0 and n0 >= target and n1 >= target:
-            return n0, n1, team
-        return n0, n1, higher(n0, n1)
-    return n0, n1, -1
 
 
 # ------------------------------------------------------------------------------- one game
@@ -798,3 +771,49 @@ def random_hands(games, rules, hands_per_game):
             playout(g, r)
             count += 1
     return count
+
+
+# ------------------------------------------------------------------------------- twins
+# The twin of each rule method of fh_env.engine.State is the kernel of the same name without
+# the leading underscore (``_legal_calls`` -> ``legal_calls``), except these, whose kernel is
+# named for what it does on a game record.  tests/test_twins.py enumerates State's methods and
+# holds each to a twin (by name or here) or to an entry of NOT_RULES.
+TWINS = {
+    "__init__": new_game,  # State(rules, seed): a random first dealer, then a random deal
+    "_start_hand": begin_hand,  # for the deal already in the record (deal_random deals one)
+    "next_hand": next_dealer,  # who deals next; the batch kernels then deal and begin_hand
+    "legal_mask": legal,  # as (base, cards, leads); legal_masks writes the [N, 130] masks
+}
+
+#: The methods of ``State`` that are not rule logic, so have no kernel, and why.
+NOT_RULES = {
+    "from_deal": "creation from given cards: FastGames.set_deals (begin_hands)",
+    "clone": "copying: a record is copied as numpy data",
+    "to_dict": "saving",
+    "from_dict": "saving",
+    "from_fields": "creation from fields: FastGames.to_state builds a State with it",
+    "replace_hidden": "sampling worlds: done on States, loaded with FastGames.set_state",
+    "__eq__": "comparison of whole states",
+    "is_terminal": "query: FastGames.done",
+    "game_over": "query: FastGames.game_over",
+    "team_tricks": "query: the kernels add tricks_won of partners where they need it",
+    "active_seats": "query: the kernels test sitting_out",
+    "legal_actions": "query: the list form of legal_mask (FastGames.legal_actions)",
+    "_scored_contract": "type normalisation: the record's contract is already a plain int",
+    "apply_str": "action names",
+    "illegal_message": "the error text: FastGames.step calls it on to_state()",
+    "card_name": "names",
+    "action_name": "names",
+    "__repr__": "names",
+}
+
+
+@njit(cache=True)
+def compiled_codes():
+    """The codes compiled into this module's kernels from other modules (phases, option codes
+    of :mod:`.rules`): numba's cache keeps them as they were, so ``tests/test_twins.py``
+    compares them with ``compiled_codes.py_func()``, the current values."""
+    return (AUCTION, EXCHANGE, PLAY, HAND_OVER, GAME_OVER, NO_CONTRACT, DN_AFTER_PARTNER,
+            DN_ANYTIME, FL_DECLARER, JF_ANYTIME, JF_FIRST_OR_LAST, JF_VOID_ONLY, JL_ANY,
+            JL_NOT_LED, JL_NOT_SHOWN_VOID, NK_ALWAYS, NK_NULLO_ONLY, RE_AFTER_CHANGE, RE_ALWAYS,
+            RE_NEVER)

@@ -18,7 +18,7 @@ Usage::
     games.next_hands()                           # deal on (random deals from the seed)
     games.random_playout()                       # finish every hand with random legal actions
 
-State lives in ``games.games``, one record per game (:data:`fh_env.compiled.layout.GAME_DTYPE`);
+State lives in ``games.games``, one record per game (:data:`fh_env.compiled.engine.GAME_DTYPE`);
 the properties below are views of its fields (``games.turn`` is ``int8 [N]`` and so on).
 :meth:`FastGames.to_state` turns one game into an ``fh_env.engine.State`` and
 :meth:`FastGames.set_state` loads one, so either side can continue what the other started.
@@ -37,13 +37,37 @@ import numpy as np
 from .. import actions as A
 from . import engine as K
 from ..engine import HandResult, IllegalActionError, Phase, State, check_deal
-from .layout import (GAME_DTYPE, GAME_OVER, HAND_OVER, MAX_CALLS, NO_CONTRACT_YET,
-                              THROWN_IN_NAMES, encode_rules)
+from .engine import (GAME_DTYPE, GAME_OVER, HAND_OVER, MAX_CALLS, NO_CONTRACT_YET,
+                     THROWN_IN_NAMES)
+from .rules import encode_rules
 from ..rules import Rules
 
 __all__ = ["FastGames"]
 
 _MASK64 = (1 << 64) - 1
+
+#: The fields of ``State`` that are not one record field of the same name, and where they are.
+#: Every other name of ``State.FIELDS`` is a field of ``GAME_DTYPE`` (tests/test_twins.py checks).
+SPECIAL_FIELDS = {
+    "rules": "the batch's rules (FastGames.rules)",
+    "seed": "the batch's seed (FastGames.seed)",
+    "dealt": "dealt_hands, dealt_kitty",
+    "calls": "calls[:ncalls]",
+    "exchanges": "exch_seat, exch_picked, exch_discards [:nexchanges]",
+    "trick": "trick[:ntrick]",
+    "tricks": "trick_leader, trick_cards, trick_winner, trick_led [:ntricks]",
+    "result": "has_result, thrown_in, made, result_tricks, hand_points, scores",
+    "contract": "contract, NO_CONTRACT_YET for None",
+    "winner": "winner, -1 for None",
+}
+#: Converters of the plain fields whose values in a State are not ints.
+_CONVERT = {"phase": Phase}
+_PLAIN = tuple(n for n in State.FIELDS if n not in SPECIAL_FIELDS)
+#: The State fields held as one scalar of the record, and their types in a State.
+_SCALARS = {n: _CONVERT.get(n, bool if GAME_DTYPE[n].kind == "b" else int)
+            for n in _PLAIN if n in GAME_DTYPE.names and GAME_DTYPE[n].shape == ()}
+#: The State fields held as an array of the record (lists of ints in a State).
+_ARRAYS = tuple(n for n in _PLAIN if n in GAME_DTYPE.names and GAME_DTYPE[n].shape != ())
 
 
 class FastGames:
@@ -213,17 +237,11 @@ class FastGames:
         n = int(g["ncalls"])
         if n > MAX_CALLS:
             raise ValueError(f"game {i}: its auction of {n} calls overflowed the call log")
-        ints = ("deal_index", "hands_played", "dealer", "turn", "open_bids", "high_bid",
-                "high_bidder", "passed", "passed_since", "position", "max_level",
-                "nullo_bidders", "shows_joker", "declarer", "context", "sitting_out",
-                "discards_left", "leader", "led", "suits_led", "kitty")
-        f: dict = {name: int(g[name]) for name in ints}
+        f: dict = {name: convert(g[name]) for name, convert in _SCALARS.items()}
+        f.update({name: [int(x) for x in g[name]] for name in _ARRAYS})
         f["rules"], f["seed"] = self.rules, self.seed
-        f["phase"] = Phase(int(g["phase"]))
         f["dealt"] = (tuple(int(h) for h in g["dealt_hands"]), int(g["dealt_kitty"]))
-        f["hands"] = [int(h) for h in g["hands"]]
         f["calls"] = [(int(s), int(a)) for s, a in g["calls"][:n]]
-        f["reopened"] = bool(g["reopened"])
         contract = int(g["contract"])
         f["contract"] = None if contract == NO_CONTRACT_YET else contract
         f["exchanges"] = [[int(g["exch_seat"][k]), int(g["exch_picked"][k]),
@@ -234,9 +252,6 @@ class FastGames:
                         tuple(int(c) for c in g["trick_cards"][k][:active]),
                         int(g["trick_winner"][k]), int(g["trick_led"][k]))
                        for k in range(int(g["ntricks"]))]
-        for name in ("tricks_won", "first_led", "voids", "scores"):
-            f[name] = [int(x) for x in g[name]]
-        f["exposed"] = bool(g["exposed"])
         f["winner"] = None if int(g["winner"]) < 0 else int(g["winner"])
         f["result"] = self._result(g) if g["has_result"] else None
         return State.from_fields(f)
@@ -274,14 +289,11 @@ class FastGames:
         self.games[i] = np.zeros((), GAME_DTYPE)
         g = self.games[i]
         g["rng"] = rng
-        for name in ("deal_index", "hands_played", "dealer", "phase", "turn", "open_bids", "high_bid",
-                     "high_bidder", "passed", "passed_since", "position", "max_level",
-                     "nullo_bidders", "reopened", "shows_joker", "declarer", "context",
-                     "sitting_out", "discards_left", "leader", "led", "suits_led", "exposed",
-                     "kitty"):
+        for name in _SCALARS:
             g[name] = int(getattr(state, name))
+        for name in _ARRAYS:
+            g[name] = getattr(state, name)
         g["contract"] = NO_CONTRACT_YET if state.contract is None else state.contract
-        g["hands"] = state.hands
         g["dealt_hands"], g["dealt_kitty"] = state.dealt
         g["ncalls"] = len(state.calls)
         for k, (seat, action) in enumerate(state.calls):
@@ -296,10 +308,6 @@ class FastGames:
         for k, (leader, cards, winner, led) in enumerate(state.tricks):
             g["trick_leader"][k], g["trick_winner"][k], g["trick_led"][k] = leader, winner, led
             g["trick_cards"][k][: len(cards)] = cards
-        g["tricks_won"] = state.tricks_won
-        g["first_led"] = state.first_led
-        g["voids"] = state.voids
-        g["scores"] = state.scores
         g["winner"] = -1 if state.winner is None else state.winner
         res = state.result
         g["has_result"] = res is not None

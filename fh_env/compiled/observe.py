@@ -12,8 +12,7 @@ Nothing about the layout is declared here: the offsets, widths and scales are re
 kernels as data, together with the per-rule-set tables (``observe.rules_features``,
 ``observe.bid_values``).  Data rather than compiled-in constants because numba's on-disk cache
 (``cache=True``) would not notice a change to another module's globals.  What is compiled in are
-the action ids and the fast core's codes (:mod:`fh_env.compiled.layout`), as in
-:mod:`fh_env.compiled.engine`.
+the action ids and the codes of the game record (:mod:`fh_env.compiled.engine`), as there.
 """
 
 from __future__ import annotations
@@ -27,7 +26,7 @@ from .. import actions as A
 from .. import observe
 from ..cards import NT_STANDARD, NUM_CARDS
 from .games import FastGames
-from .layout import MAX_CALLS, NO_CONTRACT, NO_CONTRACT_YET
+from .engine import MAX_CALLS, NO_CONTRACT, NO_CONTRACT_YET
 from ..rules import Rules
 
 __all__ = ["encode", "encode_state", "action_masks", "observe_turn"]

@@ -55,7 +55,7 @@ from ..compiled import observe as fastobs
 from ..actions import NUM_ACTIONS
 from ..engine import State, deal_cards
 from ..compiled.games import FastGames
-from ..compiled.layout import GAME_OVER, HAND_OVER
+from ..compiled.engine import GAME_OVER, HAND_OVER
 from ..rules import RulesSpec, resolve_rules
 from .rewards import check_episode, team_rewards
 

@@ -1,0 +1,88 @@
+"""The score of a hand and of the game, compiled: the twins of :mod:`fh_env.contracts`.
+
+``hand_points`` and ``contract_made`` read the tables :func:`fh_env.compiled.rules.encode_rules`
+builds with the reference functions of the same names; ``end_of_hand`` and ``higher`` are the
+reference's logic line by line.  Everything else of :mod:`fh_env.contracts` is only ever used
+through the rules record: :data:`PRECOMPUTED` says where (``tests/test_twins.py`` holds every
+function of ``fh_env.contracts`` to a twin here or an entry there).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..contracts import DRAW
+from .rules import OT_DECLARERS_WIN_BOTH, OT_MUST_BID
+
+#: The functions of :mod:`fh_env.contracts` with no kernel here, and the rules record fields
+#: (:data:`fh_env.compiled.rules.RULES_DTYPE`) that hold what they compute for one rule set.
+PRECOMPUTED = {
+    "ordinary_value": ("points", "outranking"),
+    "contract_value": ("points", "outranking"),
+    "Bidding": ("outranking",),  # via engine.rule_tables
+}
+
+
+@njit(cache=True)
+def hand_points(r, contract, team, t0, t1):
+    """``contracts.hand_points``: each team's points for one hand, given each team's tricks
+    (``team`` the declaring team; a negative ``contract`` is no-contract play)."""
+    if contract < 0:
+        return 10 * np.int64(t0), 10 * np.int64(t1)
+    taken = t0 if team == 0 else t1
+    mine, theirs = r.points[contract, taken, 0], r.points[contract, taken, 1]
+    return (mine, theirs) if team == 0 else (theirs, mine)
+
+
+@njit(cache=True)
+def contract_made(r, contract, taken):
+    """``contracts.contract_made``: whether the declaring team's ``taken`` tricks make it."""
+    return r.made[contract, taken] != 0
+
+
+@njit(cache=True)
+def higher(n0, n1):
+    """``contracts._higher``: the team with more points, or ``DRAW``."""
+    if n0 == n1:
+        return DRAW
+    return 0 if n0 > n1 else 1
+
+
+@njit(cache=True)
+def end_of_hand(r, s0, s1, p0, p1, team, made, hands_played):
+    """``contracts.end_of_hand``: the new scores and the winner (-1: the game goes on)."""
+    n0, n1 = s0 + p0, s1 + p1
+    rule = r.on_target
+    if r.cap_defenders:
+        if team != 0 and p0 > 0:
+            n0 = min(n0, max(s0, r.ceiling))
+        if team != 1 and p1 > 0:
+            n1 = min(n1, max(s1, r.ceiling))
+    if r.game_over_hands:
+        if hands_played >= r.hands_to_play:
+            return n0, n1, higher(n0, n1)
+        return n0, n1, -1
+    target, floor = r.target, r.floor
+    if rule == OT_MUST_BID:
+        if team >= 0 and made and (n0 if team == 0 else n1) >= target:
+            return n0, n1, team
+        down0, down1 = n0 <= floor, n1 <= floor
+        if down0 and down1:
+            return n0, n1, higher(n0, n1)
+        if down0:
+            return n0, n1, 1
+        if down1:
+            return n0, n1, 0
+        return n0, n1, -1
+    if n0 >= target or n0 <= floor or n1 >= target or n1 <= floor:
+        if rule == OT_DECLARERS_WIN_BOTH and team >= 0 and n0 >= target and n1 >= target:
+            return n0, n1, team
+        return n0, n1, higher(n0, n1)
+    return n0, n1, -1
+
+
+@njit(cache=True)
+def compiled_codes():
+    """The option codes compiled into this module's kernels (see :mod:`.rules`)."""
+    return OT_MUST_BID, OT_DECLARERS_WIN_BOTH
