@@ -85,6 +85,9 @@ class Rules:
     jokers_low_in_nullo: bool = False
     open_nullo_exposed: str = "at_first_lead"
     finish_early: bool = False
+    #: §5.11: a nullo declarer's claim means taking none of the remaining tricks (claims are
+    #: for human players only, so no environment or observation reads this option).
+    nullo_claims: bool = False
     # §6 scoring
     scoring: str = "avondale"
     slam: str = "bonus"

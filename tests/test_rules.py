@@ -49,6 +49,7 @@ STATED_DEFAULTS = {
     "floor": -500,
     "on_target": "defenders_stop_10",
     "players": 4,  # §9
+    "nullo_claims": False,  # §5.11
 }
 
 # Options whose default the specification does not state, with the values it allows.
