@@ -1,9 +1,33 @@
-"""Playing bots seat by seat: on the engine directly (fast), or through the PettingZoo env."""
+"""Playing bots seat by seat: on the engine directly (fast), or through the PettingZoo env.
+
+:class:`BotSeats` seats bots in a user's own AEC loop (``fh_env.env()``), so that a learner
+plays against ``rule`` or ``mc`` in a few lines::
+
+    import fh_env
+    from agents.match import BotSeats
+
+    env = fh_env.env("australian")
+    bots = BotSeats({"player_1": "rule", "player_3": "rule"})  # names, or bot objects
+    env.reset(seed=0)
+    bots.reset(seed=0)
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            action = None
+        elif agent in bots:
+            action = bots.act(env)  # the bot of the agent on turn
+        else:
+            action = my_policy(obs)  # the learner's seats
+        env.step(action)
+
+or, stepping the bots in one call: ``bots.play(env)`` steps the env for the bot seats until a
+seat that is not a bot is on turn or the episode is over.
+"""
 
 from __future__ import annotations
 
 import random
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from fh_env.engine import State
 from fh_env.view import seat_view
@@ -31,6 +55,86 @@ def play_game(state: State, bots: Sequence[Bot], rngs: Sequence[random.Random],
             break
         state.next_hand()
     return state
+
+
+class BotSeats:
+    """Bots for some seats of an AEC env (``fh_env.env()`` or ``fh_env.raw_env()``).
+
+    ``bots`` maps agents (``"player_1"``) or seats (1) to a bot object (``act(view, rng)``) or
+    a bot name of :func:`agents.registry.make_bot` (``"rule"``, ``"mc"``,
+    ``"neural:ppo-long"``); ``rules`` is passed to ``make_bot`` (a neural bot checks them).
+    Each bot sees only the :class:`fh_env.view.SeatView` of its own seat, and draws from its
+    own generator, seeded by :meth:`reset` (``random.Random(f"{seed}/bot/{seat}")``, as the
+    single-seat env seeds its bots).
+    """
+
+    def __init__(self, bots: Mapping[str | int, Any], rules: Any = None,
+                 seed: int | None = None) -> None:
+        from fh_env.rules import resolve_rules
+
+        from .registry import make_bot
+
+        resolved = resolve_rules(rules) if rules is not None else None
+        self.bots: dict[int, Bot] = {}
+        for key, bot in bots.items():
+            seat = _seat_of(key)
+            if seat in self.bots:
+                raise ValueError(f"seat {seat} is given twice in {dict(bots)!r}")
+            if isinstance(bot, str):
+                bot = make_bot(bot, resolved)
+            elif not callable(getattr(bot, "act", None)):
+                raise TypeError(f"{key!r}: {bot!r} is neither a bot name nor an object with "
+                                "act(view, rng)")
+            self.bots[seat] = bot
+        self.reset(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        """Seed each bot's generator (from the OS when ``seed`` is None)."""
+        if seed is None:
+            seed = random.SystemRandom().getrandbits(62)
+        self.rngs = {seat: random.Random(f"{seed}/bot/{seat}") for seat in self.bots}
+
+    @property
+    def agents(self) -> list[str]:
+        """The agents the bots play, e.g. ``["player_1", "player_3"]``."""
+        return [f"player_{seat}" for seat in sorted(self.bots)]
+
+    def __contains__(self, agent: object) -> bool:
+        try:
+            return _seat_of(agent) in self.bots  # type: ignore[arg-type]
+        except (ValueError, TypeError):
+            return False
+
+    def act(self, env: Any) -> int:
+        """The action of the bot of the agent on turn (``env.agent_selection``)."""
+        seat = _seat_of(env.agent_selection)
+        bot = self.bots.get(seat)
+        if bot is None:
+            raise ValueError(f"{env.agent_selection} is not a bot seat (bots: "
+                             f"{', '.join(self.agents)})")
+        game = env.unwrapped.game
+        return bot.act(seat_view(game, seat), self.rngs[seat])
+
+    def play(self, env: Any) -> bool:
+        """Step ``env`` for the bots while a bot's agent is on turn; returns True when a seat
+        that is not a bot is on turn now, False when the episode is over (every agent
+        terminated or truncated: the loop then steps None for each, as PettingZoo asks)."""
+        while True:
+            agent = env.agent_selection
+            if env.terminations[agent] or env.truncations[agent]:
+                return False
+            if agent not in self:
+                return True
+            env.step(self.act(env))
+
+
+def _seat_of(key: str | int) -> int:
+    """The seat of an agent name ``player_s`` or a seat number 0..3."""
+    if isinstance(key, str) and key.startswith("player_") and key[7:] in ("0", "1", "2", "3"):
+        return int(key[7:])
+    if type(key) is int and 0 <= key < 4:
+        return key
+    raise ValueError(f"{key!r} is not an agent player_0 .. player_3 or a seat 0..3")
 
 
 def play_env(bots: Sequence[Bot], rngs: Sequence[random.Random], seed: int | None = None,

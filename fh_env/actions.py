@@ -23,6 +23,7 @@ played in any other situation (following, or led to a trump contract) uses ``pla
 from __future__ import annotations
 
 import random
+from operator import index
 
 from .cards import JOKER, NUM_CARDS, SUITS, card_name, parse_card
 
@@ -85,10 +86,40 @@ def random_action(legal: int, rng: "random.Random") -> int:
     return (legal & -legal).bit_length() - 1
 
 
+def action_id(action: object) -> int:
+    """``action`` as a plain ``int``: any integer type is an action id (a Python ``int``, a
+    NumPy integer, a 0-d integer array, anything with ``__index__``); ``bool`` is not.
+
+    Raises ``TypeError`` for anything else.  The range (0..129) is not checked here.
+    """
+    if type(action) is int:
+        return action
+    if isinstance(action, bool) or type(action).__name__ == "bool_":
+        raise TypeError(f"action {action!r} is a bool, not an integer action id "
+                        f"0..{NUM_ACTIONS - 1}")
+    try:
+        value = index(action)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"action {action!r} is not an integer action id "
+                        f"0..{NUM_ACTIONS - 1}") from None
+    if isinstance(value, bool):  # a 0-d bool array indexes as a bool
+        raise TypeError(f"action {action!r} is a bool, not an integer action id "
+                        f"0..{NUM_ACTIONS - 1}")
+    return int(value)
+
+
 def action_to_str(action: int, jokers: int = 1) -> str:
-    """The name of an action; ``jokers=2`` names the high joker ``BJ`` instead of ``JK``."""
-    if not isinstance(action, int) or not 0 <= action < NUM_ACTIONS:
+    """The name of an action; ``jokers=2`` names the high joker ``BJ`` instead of ``JK``.
+
+    ``action`` may be of any integer type (a NumPy integer too); ``bool`` is not an action."""
+    try:
+        value = action_id(action)
+    except TypeError as err:
+        raise ValueError(f"no action has id {action!r} ({err}); action ids are "
+                         f"0..{NUM_ACTIONS - 1}") from None
+    if not 0 <= value < NUM_ACTIONS:
         raise ValueError(f"no action has id {action!r}; action ids are 0..{NUM_ACTIONS - 1}")
+    action = value
     if action in _SPECIAL:
         return _SPECIAL[action]
     if action < NULLO:

@@ -102,6 +102,7 @@ from __future__ import annotations
 
 import dataclasses
 from functools import lru_cache
+from typing import Any, Iterable, Mapping
 
 import numpy as np
 
@@ -125,12 +126,17 @@ _SCALES = {"hands_to_play": 10.0}  # every other integer option is divided by VA
 
 
 # ---------------------------------------------------------------------------- the layout
+# Rule options the observation leaves out: the table size is the layout's own (one layout per
+# size), and claims are made by people at the table, never by an agent (§5.11).
+_NOT_OBSERVED = ("players", "nullo_claims")
+
+
 def _rules_layout() -> tuple[list[tuple[str, int, str]], list[tuple[str, str]]]:
     """The 0/1 rules entries (name, width, meaning) and the rule values (name, meaning)."""
     flags, values = [], []
     for f in dataclasses.fields(Rules):
-        if f.name == "players":
-            continue  # only 4 players are implemented; the env is a 4-seat env
+        if f.name in _NOT_OBSERVED:
+            continue
         if f.name in _CHOICES:
             choices = _CHOICES[f.name]
             flags.append((f.name, len(choices), "one-hot " + " ".join(str(c) for c in choices)))
@@ -168,19 +174,70 @@ _BINARY_BLOCKS: list[tuple[str, int, str]] = [
     ("tricks", 10 * TRICK_WIDTH, "10 slots [leader seat 4, cards 4 x 46 by seat, led suit 4]"),
     ("rules", sum(w for _, w, _ in _RULE_FLAGS), "0/1 rule options, below"),
 ]
-_SCALAR_BLOCKS: list[tuple[str, int, str]] = [
-    ("bid_value", 1, "value (§6) of the high bid or contract / 500"),
-    ("num_calls", 1, "calls made in the auction / 32"),
-    ("discards_left", 1, "discards still to make / kitty size"),
-    ("tricks_won", 4, "per seat: tricks won / 10"),
-    ("scores", 2, "game score: the observer's team, the other team / 500"),
-    ("hands_played", 1, "hands played in this game / 10"),
-    ("rule_values", len(_RULE_VALUES), "numeric rule options, below"),
+# The range of each scalar entry, next to its block: a function of (rules, episode) giving
+# (low, high) as values *before* scaling by the block's divisor (scalars or per-entry lists);
+# :func:`observation_bounds` divides them.  Where the rules set no bound, ``UNBOUNDED`` (the
+# largest float32, unscaled): a game to points with on_target=must_bid can go on without end.
+def _range_bid_value(rules: Rules, episode: str) -> tuple[float, float]:
+    values = [contract_value(rules, b) for b in range(1, NUM_BIDS + 1)]
+    return min(0, *values), max(0, *values)
+
+
+def _range_scores(rules: Rules, episode: str) -> tuple[float, float]:
+    """One hand gives a team at most ``gain`` (a contract, a slam's 250, 100 for tricks in
+    defence or no-contract play, plus a set contract's value under when_set=to_defenders) and
+    takes at most ``loss`` (a set contract's value); a game to points ends once a team is at
+    the target or the floor, a game of hands after ``hands_to_play`` hands."""
+    top = max(abs(contract_value(rules, b)) for b in range(1, NUM_BIDS + 1))
+    gain, loss = max(top, 250) + 100, top
+    if episode == "hand":  # one hand from 0 : 0
+        return -loss, gain
+    if rules.game_over == "hands":
+        return -loss * rules.hands_to_play, gain * rules.hands_to_play
+    low = min(0, rules.floor) - loss
+    if rules.on_target == "must_bid":  # points in defence never end the game: no upper bound
+        return low, UNBOUNDED
+    return low, max(0, rules.target) + gain
+
+
+def _range_hands_played(rules: Rules, episode: str) -> tuple[float, float]:
+    if episode == "hand":
+        return 0, 1
+    if rules.game_over == "hands":
+        return 0, rules.hands_to_play
+    return 0, UNBOUNDED  # a game to points has no limit on its number of hands
+
+
+def _range_rule_values(rules: Rules, episode: str) -> tuple[list[float], list[float]]:
+    """Each value with 0 (0 also stands for an unlimited bidding_rounds)."""
+    values = [0 if v == "unlimited" else v for v in (getattr(rules, n) for n, _ in _RULE_VALUES)]
+    return [min(0, v) for v in values], [max(0, v) for v in values]
+
+
+UNBOUNDED = float(np.finfo(np.float32).max)
+#: calls in one auction at most: each bid once (28), a pass by each seat under each high bid
+#: and before any (29 x 4), one misdeal (§3.9).
+MAX_CALLS = NUM_BIDS + (NUM_BIDS + 1) * 4 + 1
+
+# (name, width, meaning, range): the scalars, after the 0/1 blocks; range: (rules, episode) ->
+# (low, high) before scaling, and the divisor.
+_SCALAR_BLOCKS: list[tuple[str, int, str, Any]] = [
+    ("bid_value", 1, "value (§6) of the high bid or contract / 500",
+     (_range_bid_value, VALUE_SCALE)),
+    ("num_calls", 1, "calls made in the auction / 32", (lambda r, e: (0, MAX_CALLS), CALLS_SCALE)),
+    ("discards_left", 1, "discards still to make / kitty size", (lambda r, e: (0, 1), 1.0)),
+    ("tricks_won", 4, "per seat: tricks won / 10", (lambda r, e: (0, 10), TRICKS_SCALE)),
+    ("scores", 2, "game score: the observer's team, the other team / 500",
+     (_range_scores, VALUE_SCALE)),
+    ("hands_played", 1, "hands played in this game / 10", (_range_hands_played, HANDS_SCALE)),
+    ("rule_values", len(_RULE_VALUES), "numeric rule options, below",
+     (_range_rule_values, [_ROUNDS_SCALE if n == "bidding_rounds"
+                           else _SCALES.get(n, VALUE_SCALE) for n, _ in _RULE_VALUES])),
 ]
 
 LAYOUT: dict[str, slice] = {}
 _pos = 0
-for _name, _width, _ in _BINARY_BLOCKS + _SCALAR_BLOCKS:
+for _name, _width, *_ in _BINARY_BLOCKS + _SCALAR_BLOCKS:
     LAYOUT[_name] = slice(_pos, _pos + _width)
     _pos += _width
 OBS_SIZE: int = _pos
@@ -235,7 +292,7 @@ def layout_table() -> str:
             line = " " * (30 + 12 * bool(indent)) + line[cut + 1:]
         rows.append(line)
 
-    for name, width, meaning in _BINARY_BLOCKS + _SCALAR_BLOCKS:
+    for name, width, meaning, *_ in _BINARY_BLOCKS + _SCALAR_BLOCKS:
         s = LAYOUT[name]
         row(f"{s.start}" if width == 1 else f"{s.start}-{s.stop - 1}", name, meaning)
         if name in ("rules", "rule_values"):
@@ -485,6 +542,192 @@ def encode_state(state: State, seat: int = 0, out: np.ndarray | None = None) -> 
     for who, _, discarded in state.exchanges:
         bits |= discarded << (shift + NUM_CARDS * ((who - seat) % 4))
     out[OBS_SIZE:] = _unpack(bits, STATE_SIZE - OBS_SIZE)
+    return out
+
+
+# ---------------------------------------------------------------------- bounds
+def observation_bounds(rules: Rules | Iterable[Rules] = (), episode: str = "game"
+                       ) -> tuple[np.ndarray, np.ndarray]:
+    """``(low, high)``, float32[OBS_SIZE] each: the range of every observation entry, for the
+    ``Box`` of an environment's observation space.
+
+    The 0/1 blocks are 0..1; each scalar's range comes from its entry in the block list (its
+    ``range``), over ``rules`` (one rule set or several) and every preset of §8 (so that
+    ``reset(options={"rules": preset})`` stays inside), for episodes of one ``"hand"`` or of a
+    whole ``"game"``.  Entries that no rule bounds (the scores of a game to points under
+    ``on_target="must_bid"``, the hands played in a game to points) reach up to the largest
+    finite float32.
+    """
+    from .rules import PRESETS
+
+    sets = [rules] if isinstance(rules, Rules) else list(rules)
+    sets += [Rules.preset(name) for name in PRESETS]
+    low, high = np.zeros(OBS_SIZE, np.float64), np.ones(OBS_SIZE, np.float64)
+    for name, width, _, (rng, divisor) in _SCALAR_BLOCKS:
+        block = LAYOUT[name]
+        lows = np.full((len(sets), width), np.inf)
+        highs = np.full((len(sets), width), -np.inf)
+        for i, r in enumerate(sets):
+            lo, hi = rng(r, episode)
+            lows[i], highs[i] = lo, hi
+        div = np.asarray(divisor, np.float64)
+        lo, hi = lows.min(axis=0), highs.max(axis=0)
+        # Scaled as the encoder scales (float64 division, then float32), unless unbounded.
+        low[block] = np.where(lo <= -UNBOUNDED, -UNBOUNDED, lo / div)
+        high[block] = np.where(hi >= UNBOUNDED, UNBOUNDED, hi / div)
+    return low.astype(np.float32), high.astype(np.float32)
+
+
+def state_bounds(rules: Rules | Iterable[Rules] = (), episode: str = "game"
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """``(low, high)`` of :func:`encode_state` (float32[STATE_SIZE]): the observation's, then
+    0..1 for the hidden cards."""
+    low, high = np.zeros(STATE_SIZE, np.float32), np.ones(STATE_SIZE, np.float32)
+    low[:OBS_SIZE], high[:OBS_SIZE] = observation_bounds(rules, episode)
+    return low, high
+
+
+# ---------------------------------------------------------------------- decoding
+def decode(obs: np.ndarray | Mapping[str, Any]) -> dict[str, Any]:
+    """An observation back into named fields: the inverse of :func:`encode`, for reading and
+    debugging.  ``obs`` is the float vector (``OBS_SIZE``, or ``STATE_SIZE`` from
+    :func:`encode_state`) or an env observation ``{"observation": ..., "action_mask": ...}``.
+
+    Driven by the block list of this module (the one layout).  Seats are relative to the
+    observer (0 the observer, 1 its left, 2 its partner, 3 its right); cards and actions are
+    named as :func:`fh_env.cards.card_name` and :func:`fh_env.actions.action_to_str` name them
+    under the decoded rules.  The fields:
+
+    ``rules`` (a :class:`~fh_env.rules.Rules`; the options the observation leaves out,
+    ``_NOT_OBSERVED``, at their defaults), ``phase`` (a :class:`~fh_env.engine.Phase`),
+    ``turn``, ``dealer``, ``bidder`` (high bidder or declarer), ``sitting_out``, ``misdeal``
+    (relative seats or None); ``bid`` (the high bid in the auction, then the contract: an action
+    id, -1 for no-contract play, None) and ``bid_name`` ("10S", "nullo", "no contract", None);
+    ``trump`` ("S" "C" "D" "H" or None); ``auction_bids`` (``[(bid name, seat)]`` in bid order),
+    ``auction_passes`` (``[(high bid name or None, seat)]``), ``shows_joker`` (seats);
+    ``hand``, ``picked_up``, ``discarded``, ``exposed`` (card names); ``exchanged`` (seats);
+    ``voids`` (per seat, the suits shown void, "J" for no joker); ``tricks`` (``[{"leader",
+    "plays": [(seat, card)] in play order, "led", "complete"}]``, the trick in progress last);
+    ``bid_value`` (points), ``num_calls``, ``discards_left``, ``tricks_won`` (per seat),
+    ``scores`` (the observer's team, the other team), ``hands_played``; ``legal`` (action
+    names) when a mask is given; from a state vector also ``hidden``: the hands of seats 1, 2, 3,
+    ``kitty``, ``kitty_dealt`` and ``discards`` per seat.
+    """
+    from .cards import SUITS, card_name
+    from .engine import Phase
+
+    mask = None
+    if isinstance(obs, Mapping):
+        mask = obs.get("action_mask")
+        obs = obs["observation"]
+    vec = np.asarray(obs, dtype=np.float64)
+    if vec.shape not in ((OBS_SIZE,), (STATE_SIZE,)):
+        raise ValueError(f"an observation has shape ({OBS_SIZE},) (or ({STATE_SIZE},) for a "
+                         f"state), not {vec.shape}")
+
+    def block(name: str) -> np.ndarray:
+        return vec[LAYOUT[name]]
+
+    def ones(bits: np.ndarray) -> list[int]:
+        return [int(i) for i in np.flatnonzero(bits > 0.5)]
+
+    def one(name: str) -> int | None:
+        hot = ones(block(name))
+        return hot[0] if hot else None
+
+    # -- the rules first: card names depend on the deck
+    options: dict[str, Any] = {}
+    flags = block("rules")
+    pos = 0
+    for name, width, _ in _RULE_FLAGS:
+        bits = flags[pos:pos + width]
+        if name in _CHOICES:
+            options[name] = _CHOICES[name][int(np.argmax(bits))]
+        elif name == "bidding_rounds":
+            options[name] = "unlimited" if bits[0] > 0.5 else None
+        else:
+            options[name] = bool(bits[0] > 0.5)
+        pos += width
+    for (name, _), value in zip(_RULE_VALUES, block("rule_values")):
+        if name == "bidding_rounds":
+            if options[name] is None:
+                options[name] = int(round(value * _ROUNDS_SCALE))
+        else:
+            options[name] = int(round(value * _SCALES.get(name, VALUE_SCALE)))
+    rules = Rules(**options)
+    jokers = rules.jokers
+
+    def cards(bits: np.ndarray) -> list[str]:
+        return [card_name(c, jokers) for c in ones(bits)]
+
+    def bid_name(b: int) -> str:
+        return A.action_to_str(b, jokers)
+
+    bid = one("bid")
+    if bid is not None:
+        bid = NO_CONTRACT if bid == NUM_BIDS else bid + 1
+    bids = block("auction_bids").reshape(NUM_BIDS, 4)
+    passes = block("auction_passes").reshape(NUM_BIDS + 1, 4)
+    voids = block("voids").reshape(4, 5)
+    out: dict[str, Any] = {
+        "rules": rules,
+        "phase": Phase(one("phase")),
+        "turn": one("turn"),
+        "dealer": one("dealer"),
+        "bidder": one("bidder"),
+        "bid": bid,
+        "bid_name": None if bid is None else "no contract" if bid == NO_CONTRACT
+        else bid_name(bid),
+        "trump": None if one("trump") is None else SUITS[one("trump")],
+        "sitting_out": one("sitting_out"),
+        "auction_bids": [(bid_name(b + 1), r) for b in range(NUM_BIDS) for r in ones(bids[b])],
+        "auction_passes": [(None if h == NUM_BIDS else bid_name(h + 1), r)
+                           for h in range(NUM_BIDS + 1) for r in ones(passes[h])],
+        "misdeal": one("misdeal"),
+        "shows_joker": ones(block("shows_joker")),
+        "hand": cards(block("hand")),
+        "picked_up": cards(block("picked_up")),
+        "discarded": cards(block("discarded")),
+        "exchanged": ones(block("exchanged")),
+        "exposed": cards(block("exposed")),
+        "voids": [[(SUITS + "J")[i] for i in ones(voids[r])] for r in range(4)],
+    }
+    out_seat = -1 if out["sitting_out"] is None else out["sitting_out"]
+    players = 3 if out_seat >= 0 else 4
+    tricks = []
+    for slot in block("tricks").reshape(10, TRICK_WIDTH):
+        leader = ones(slot[:4])
+        if not leader:
+            break
+        rows = slot[4:LED_SHIFT].reshape(4, NUM_CARDS)
+        plays = []
+        for r in trick_order(leader[0], out_seat):
+            played = cards(rows[r])
+            if played:
+                plays.append((r, played[0]))
+        led = ones(slot[LED_SHIFT:])
+        tricks.append({"leader": leader[0], "plays": plays,
+                       "led": SUITS[led[0]] if led else None,
+                       "complete": len(plays) == players})
+    out["tricks"] = tricks
+    value, calls, discards, won, scores, hands = (
+        block(n) for n in ("bid_value", "num_calls", "discards_left", "tricks_won", "scores",
+                           "hands_played"))
+    out.update(
+        bid_value=int(round(value[0] * VALUE_SCALE)),
+        num_calls=int(round(calls[0] * CALLS_SCALE)),
+        discards_left=int(round(discards[0] * rules.kitty_size)),
+        tricks_won=[int(round(w * TRICKS_SCALE)) for w in won],
+        scores=tuple(int(round(x * VALUE_SCALE)) for x in scores),
+        hands_played=int(round(hands[0] * HANDS_SCALE)),
+    )
+    if mask is not None:
+        out["legal"] = [A.action_to_str(int(a), jokers) for a in np.flatnonzero(mask)]
+    if vec.shape == (STATE_SIZE,):
+        hidden = vec[OBS_SIZE:].reshape(9, NUM_CARDS)
+        out["hidden"] = {"hands": {r: cards(hidden[r - 1]) for r in (1, 2, 3)},
+                         "kitty": cards(hidden[3]), "kitty_dealt": cards(hidden[4]),
+                         "discards": [cards(hidden[5 + r]) for r in range(4)]}
     return out
 
 

@@ -1,12 +1,18 @@
 """Five Hundred as a PettingZoo AEC environment: ``five_hundred_v0``.
 
 ==================  ==============================================================
-Import              ``import fh_env; env = fh_env.env()`` (``fh_env.raw_env`` unwrapped)
+Import              ``import fh_env; env = fh_env.env("australian")`` (``fh_env.raw_env``
+                    unwrapped); ``import fh_env`` also registers ``five_hundred_v0`` for
+                    ``pettingzoo.make("aec", "five_hundred_v0", rules=...)``
 Agents              ``player_0`` … ``player_3``: the seats 0..3 of docs/rules.md (N, E, S, W);
                     teams are player_0 + player_2 and player_1 + player_3
-Actions             ``Discrete(130)``: the fixed table of :mod:`fh_env.actions`
+Actions             ``Discrete(130)``: the fixed table of :mod:`fh_env.actions`; any integer
+                    type (NumPy's too), not ``bool``; ``legal_action_names()`` names the legal
+                    actions of the agent on turn
 Observations        ``{"observation": float32[OBS_SIZE], "action_mask": int8[130]}``
-Observation values  seat-relative, perfect recall: the index table of :mod:`fh_env.observe`
+Observation values  seat-relative, perfect recall: the index table of :mod:`fh_env.observe`;
+                    ``fh_env.observe.decode(obs)`` reads one back into named fields; the Box
+                    has finite bounds per entry (``observation_bounds``)
 State               ``state()``: float32[STATE_SIZE], the full deal (``encode_state``)
 ==================  ==============================================================
 
@@ -29,10 +35,12 @@ Arguments of :func:`env` and :class:`raw_env`:
   ``reward_scale`` (default 1.0) multiplies them.
 * ``render_mode``: ``"ansi"`` (``render()`` returns the table as text) or ``"human"`` (prints it
   after every step); ``render_seat``: whose cards the table shows (default: the agent on turn).
-* :func:`env` only, ``illegal_reward``: the reward of an agent that takes an illegal action,
-  which ends the episode (PettingZoo's ``TerminateIllegalWrapper``); default -1 for
-  ``reward="win"``, else -1000 x ``reward_scale``, a loss larger than any hand brings under
-  the presets.
+* :func:`env` only, ``illegal_reward``: the reward of an agent that takes an illegal action
+  and of its partner (a reward is a team's; the other team gets 0); it ends the episode
+  (``terminated`` for every agent, not ``truncated``), as PettingZoo's
+  ``TerminateIllegalWrapper`` does; default -1 for ``reward="win"``, else -1000 x
+  ``reward_scale``, a loss larger than any hand brings under the presets.  An action outside
+  ``Discrete(130)`` (or not an integer) raises ``AssertionError``.
   :class:`raw_env` instead raises :class:`~fh_env.engine.IllegalActionError` naming the action,
   the phase and the legal actions.
 
@@ -40,12 +48,15 @@ Arguments of :func:`env` and :class:`raw_env`:
 (the same seed gives the same episode; the deal of ``reset(seed=s)`` is the deal of
 ``State(rules, seed=s)``); a reset without a seed takes the next seed from a generator seeded by
 the last seed given (from the OS at the first reset if none was).  ``options`` (for this episode
-only; other keys are ignored): ``rules`` (as above), ``dealer`` (0..3) and ``deal``:
-``{"hands": [[10 card names] x 4], "kitty": [card names]}`` for the first hand.  Nothing here
-draws from Python's or NumPy's global random generators.
+only): ``rules`` (as above), ``dealer`` (0..3) and ``deal``:
+``{"hands": [[10 card names] x 4], "kitty": [card names]}`` for the first hand; any other key
+is refused (``ValueError`` naming the accepted keys), as is a dealer that is not a seat or a
+deal that is not exactly the deck (the error names the cards).  Nothing here draws from
+Python's or NumPy's global random generators.
 
 Rewards and infos: at the end of every hand each agent's ``infos`` entry is set to ``contract``
-(the bid action id, -1 for no-contract play, None for a hand thrown in), ``declarer`` (seat
+(the bid action id, -1 for no-contract play, None for a hand thrown in), ``contract_name``
+(its name: ``"10S"``, ``"nullo"``, ``"no contract"``, None for a hand thrown in), ``declarer`` (seat
 0..3 or None), ``tricks``, ``hand_points`` and ``game_points`` (pairs: team 0, team 1) and
 ``hands_done`` (hands finished in this episode, thrown-in hands included); they keep these values
 until the next hand ends, and hold the same keys with neutral values (None, zeros) from
@@ -60,7 +71,7 @@ from __future__ import annotations
 
 import os
 import random
-from operator import attrgetter, index
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -70,12 +81,14 @@ from gymnasium.logger import warn
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 
 from .. import actions as A
 from ..cards import JOKER_BITS, SUIT_NAMES, card_name, cards_of, mask_of, parse_card
 from ..contracts import DRAW
 from ..engine import IllegalActionError, Phase, State, check_deal, trick_order
-from ..observe import BINARY_SIZE, OBS_SIZE, STATE_SIZE, encode_state, observation
+from ..observe import OBS_SIZE, STATE_SIZE, encode_state, observation, observation_bounds
+from ..observe import state_bounds
 from ..rules import Rules, RulesSpec, resolve_rules, rules_name
 from ..view import SeatView, seat_view
 from .rewards import check_episode, team_rewards
@@ -86,18 +99,50 @@ AGENTS = tuple(f"player_{seat}" for seat in range(4))
 _SEAT = {agent: seat for seat, agent in enumerate(AGENTS)}
 
 
-def _observation_space() -> spaces.Dict:
-    low, high = np.zeros(OBS_SIZE, np.float32), np.ones(OBS_SIZE, np.float32)
-    low[BINARY_SIZE:], high[BINARY_SIZE:] = -np.inf, np.inf  # the scalars: scores can be < 0
+def _observation_space(rules: Rules, episode: str) -> spaces.Dict:
+    """Finite bounds for every entry (:func:`fh_env.observe.observation_bounds`): those of
+    ``rules`` and of every preset, for this kind of episode."""
+    low, high = observation_bounds(rules, episode)
     return spaces.Dict({
         "observation": spaces.Box(low, high, (OBS_SIZE,), np.float32),
         "action_mask": spaces.Box(0, 1, (A.NUM_ACTIONS,), np.int8),
     })
 
 
+#: The keys ``reset(options=...)`` accepts.
+RESET_OPTIONS = ("rules", "dealer", "deal")
+
+
+def check_options(options: Any) -> dict[str, Any]:
+    """``options`` of ``reset()`` as a dict, refusing what is not one or holds unknown keys
+    (naming the accepted ones) and a dealer that is not a seat 0..3."""
+    if options is None:
+        return {}
+    if not isinstance(options, dict):
+        raise ValueError(f"reset options must be a dict with keys among "
+                         f"{', '.join(RESET_OPTIONS)}, not {options!r}")
+    # PettingZoo's api_test calls reset(options={"options": 1}) to check reset's signature:
+    # that one probe is let through (and ignored), so that the env passes PettingZoo's tests.
+    unknown = sorted(str(k) for k in options if k not in RESET_OPTIONS and k != "options")
+    if unknown:
+        raise ValueError(f"unknown reset option(s) {', '.join(map(repr, unknown))}; "
+                         f"the accepted options are {', '.join(RESET_OPTIONS)}")
+    dealer = options.get("dealer")
+    if dealer is not None:
+        try:
+            dealer = A.action_id(dealer)  # any integer type, not a bool
+        except TypeError:
+            dealer = -1
+        if not 0 <= dealer < 4:
+            raise ValueError(f"options['dealer']={options['dealer']!r}: the dealer is a seat "
+                             "0..3 (or None for the seed's dealer)")
+        options = dict(options, dealer=dealer)
+    return options
+
+
 def _neutral_info(scores: tuple[int, int] = (0, 0)) -> dict[str, Any]:
-    return {"contract": None, "declarer": None, "tricks": (0, 0), "hand_points": (0, 0),
-            "game_points": scores, "hands_done": 0}
+    return {"contract": None, "contract_name": None, "declarer": None, "tricks": (0, 0),
+            "hand_points": (0, 0), "game_points": scores, "hands_done": 0}
 
 
 class raw_env(AECEnv, EzPickle):
@@ -130,9 +175,8 @@ class raw_env(AECEnv, EzPickle):
         self.render_seat = render_seat
         self.possible_agents = list(AGENTS)
         self._action_spaces = {a: spaces.Discrete(A.NUM_ACTIONS) for a in AGENTS}
-        self._observation_spaces = {a: _observation_space() for a in AGENTS}
-        low, high = np.zeros(STATE_SIZE, np.float32), np.ones(STATE_SIZE, np.float32)
-        low[BINARY_SIZE:OBS_SIZE], high[BINARY_SIZE:OBS_SIZE] = -np.inf, np.inf
+        self._observation_spaces = {a: _observation_space(rules, episode) for a in AGENTS}
+        low, high = state_bounds(rules, episode)
         self.state_space = spaces.Box(low, high, (STATE_SIZE,), np.float32)
         self._seeds: random.Random | None = None
         self._game: State | None = None
@@ -147,8 +191,10 @@ class raw_env(AECEnv, EzPickle):
 
     # ------------------------------------------------------------------ reset
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        options = options or {}
+        options = check_options(options)
         rules = resolve_rules(options["rules"]) if options.get("rules") is not None else self.rules
+        if rules is not self.rules:
+            self._check_bounds(rules)
         if seed is not None:
             self._seeds = random.Random(int(seed))
             game_seed = int(seed)
@@ -179,11 +225,9 @@ class raw_env(AECEnv, EzPickle):
         game = self._game
         if type(action) is not int:
             try:
-                action = index(action)  # numpy integers
-            except TypeError:
-                raise IllegalActionError(
-                    f"{agent}: action {action!r} is not an integer action id "
-                    f"0..{A.NUM_ACTIONS - 1}") from None
+                action = A.action_id(action)  # any integer type (numpy's too); not a bool
+            except TypeError as err:
+                raise IllegalActionError(f"{agent}: {err}") from None
         try:
             game.apply(action)  # checks legality first and leaves the state as it was if not
         except IllegalActionError as err:
@@ -203,7 +247,8 @@ class raw_env(AECEnv, EzPickle):
         game = self._game
         result = game.result
         self._hands_done += 1
-        info = {"contract": result.contract, "declarer": result.declarer,
+        info = {"contract": result.contract, "contract_name": result.contract_name,
+                "declarer": result.declarer,
                 "tricks": result.tricks, "hand_points": result.hand_points,
                 "game_points": result.game_points, "hands_done": self._hands_done}
         for agent in AGENTS:
@@ -234,6 +279,31 @@ class raw_env(AECEnv, EzPickle):
     def game(self) -> State:
         """The engine state of the episode (read it; changing it desynchronises the env)."""
         return self._game
+
+    def legal_actions(self) -> list[int]:
+        """The legal action ids of the agent on turn (none once the episode is over)."""
+        game = self._game
+        if game is None:
+            raise RuntimeError("legal_actions() before reset()")
+        if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
+            return []
+        return game.legal_actions()
+
+    def legal_action_names(self) -> list[str]:
+        """The legal actions of the agent on turn by name, as :func:`fh_env.action_to_str`
+        names them under the episode's rules (``BJ``/``RJ`` with two jokers): e.g.
+        ``["pass", "7H", ...]``, ``["play 10S", ...]``; ``[]`` once the episode is over."""
+        jokers = self._game.rules.jokers if self._game is not None else 1
+        return [A.action_to_str(a, jokers) for a in self.legal_actions()]
+
+    def _check_bounds(self, rules: Rules) -> None:
+        """Warn when ``rules`` (from reset options) can leave the observation space."""
+        low, high = observation_bounds(rules, self.episode)
+        box = self._observation_spaces[AGENTS[0]]["observation"]
+        if (low < box.low).any() or (high > box.high).any():
+            warn(f"the rules of this reset ({rules_name(rules)}) have values outside this "
+                 "env's observation space, which covers its own rules and the presets: build "
+                 "the env with these rules to have them inside")
 
     # ------------------------------------------------------------------ rendering
     def render(self) -> str | None:
@@ -308,7 +378,11 @@ def render_text(view: SeatView) -> str:
     def who(seat: int) -> str:
         return f"{_SEAT_NAMES[seat]} (player_{seat})"
 
-    lines = [f"Five Hundred, {name}; hand {view.hands_played + 1}, dealer {who(view.dealer)}; "
+    # The hand in progress, or the hand just finished (a scored hand is counted in hands_played
+    # as it ends; a hand thrown in is not counted, so it keeps its number).
+    finished = view.phase >= Phase.HAND_OVER and view.contract is not None
+    number = view.hands_played + (0 if finished else 1)
+    lines = [f"Five Hundred, {name}; hand {number}, dealer {who(view.dealer)}; "
              f"score N-S {view.scores[0]}, E-W {view.scores[1]}"]
     calls = "  ".join(f"{_SEAT_NAMES[s]}:{A.action_to_str(a, jokers)}" for s, a in view.calls)
     lines.append(f"Auction: {calls or '-'}")
@@ -389,9 +463,38 @@ class _ForwardAttributes:
 
 
 class _TerminateIllegal(_ForwardAttributes, wrappers.TerminateIllegalWrapper):
+    """PettingZoo's TerminateIllegalWrapper, with the penalty paid by the offender's team: an
+    illegal action ends the episode (``terminated``, not truncated) with ``illegal_reward`` to
+    the offender and its partner and 0 to the other team (a reward is a team's)."""
+
     def __init__(self, env: raw_env, illegal_reward: float) -> None:
         self._raw = env.unwrapped
         super().__init__(env, illegal_reward)
+
+    def step(self, action: Any) -> None:
+        raw = self._raw
+        agent = raw.agent_selection
+        if self._prev_obs is None:
+            self.observe(agent)
+        mask = self._prev_obs["action_mask"]
+        self._prev_obs = self._prev_info = None
+        dead = raw.terminations[agent] or raw.truncations[agent]
+        if self._terminated and dead:
+            raw._was_dead_step(action)
+        elif not dead and not mask[action]:
+            EnvLogger.warn_on_illegal_move()
+            team = _SEAT[agent] & 1
+            raw._cumulative_rewards[agent] = 0.0
+            raw.terminations = dict.fromkeys(raw.agents, True)
+            raw.truncations = dict.fromkeys(raw.agents, False)
+            raw.rewards = {a: float(self._illegal_value) if _SEAT[a] & 1 == team else 0.0
+                           for a in raw.agents}
+            raw._rewarded = True
+            raw._accumulate_rewards()
+            raw._deads_step_first()
+            self._terminated = True
+        else:
+            self.env.step(action)
 
 
 class _AssertOutOfBounds(_ForwardAttributes, wrappers.AssertOutOfBoundsWrapper):
@@ -400,12 +503,20 @@ class _AssertOutOfBounds(_ForwardAttributes, wrappers.AssertOutOfBoundsWrapper):
         super().__init__(env)
 
     def step(self, action: Any) -> None:
-        # Discrete(130).contains, without its numpy conversions, for plain integer actions.
-        if (type(action) is int or isinstance(action, np.integer)) \
-                and 0 <= action < A.NUM_ACTIONS:
-            self.env.step(action)
-        else:
-            super().step(action)
+        # Discrete(130).contains, without its numpy conversions, for integer actions of any type
+        # (passed on as plain ints); a bool is not an action.
+        if action is None:
+            super().step(action)  # a dead agent's step
+            return
+        try:
+            value = A.action_id(action)
+        except TypeError as err:
+            raise AssertionError(f"action {action!r} is not in the action space "
+                                 f"Discrete({A.NUM_ACTIONS}): {err}") from None
+        if not 0 <= value < A.NUM_ACTIONS:
+            raise AssertionError(f"action {action!r} is not in the action space "
+                                 f"Discrete({A.NUM_ACTIONS}): action ids are 0..{A.NUM_ACTIONS - 1}")
+        self.env.step(value)
 
 
 def _after_reset(name: str) -> property:
@@ -447,14 +558,3 @@ def env(rules: RulesSpec = None, render_mode: str | None = None,
     return _OrderEnforcing(wrapped)
 
 
-def _register() -> None:
-    """Register ``five_hundred_v0`` with PettingZoo's registry, where it has one."""
-    try:
-        from pettingzoo import aec_registry, register
-    except ImportError:  # PettingZoo before the registry
-        return
-    if ENV_NAME.replace("_v", "-v") not in aec_registry:
-        register("aec", ENV_NAME, entry_point="fh_env:env")
-
-
-_register()

@@ -16,7 +16,8 @@ raw_env`), so observations, rewards, seeding and ``reset`` options are exactly t
 ==================  ==============================================================
 Observations        ``{"observation": float32[OBS_SIZE], "action_mask": int8[130]}`` of the
                     learner seat on turn (seat-relative, as in the AEC env)
-Actions             ``Discrete(130)``; ``action_masks()`` gives the legal ones (``bool[130]``)
+Actions             ``Discrete(130)`` (any integer type, not ``bool``); ``action_masks()``
+                    gives the legal ones (``bool[130]``), ``legal_action_names()`` their names
 Rewards             the learner's team reward of the AEC env (``reward``: diff/points/win),
                     summed over the bot moves that follow the learner's action
 Episode end         ``terminated`` when the hand (``episode="hand"``) or game is over, or after
@@ -24,7 +25,9 @@ Episode end         ``terminated`` when the hand (``episode="hand"``) or game is
 Info                ``seat``: the learner seat on turn (-1 at the end), ``illegal``: bool, and
                     the AEC env's hand infos (``contract``, ``declarer``, ``tricks``, …), all
                     numbers: ``contract`` is ``NO_HAND`` (-2) and ``declarer`` -1 where the AEC
-                    env has None (before the first hand ends, or a hand thrown in)
+                    env has None (before the first hand ends, or a hand thrown in); and
+                    ``contract_name`` (``"10S"``, ``"nullo"``, ``"no contract"``), ``""``
+                    where the AEC env has None
 ==================  ==============================================================
 
 Arguments: ``seats`` — one seat ``(s,)`` or a team ``(s, s + 2)``; ``opponents`` and ``partner``
@@ -35,15 +38,20 @@ such as ``"rule"`` or ``"neural:CHECKPOINT"``: the environments import nothing f
 ``opponents=None`` plays uniformly random legal actions; ``partner=None`` plays the partner with
 the opponents' bot.  ``rules``, ``episode``, ``reward``, ``reward_scale``: as for
 :func:`fh_env.env`.  ``illegal_reward``: default -1000 x ``reward_scale`` (-1 for ``"win"``), as
-in the AEC env.  ``render_mode``: ``"ansi"`` or ``"human"``.
+in the AEC env.  ``render_mode``: ``"ansi"`` (``render()`` returns the table as text) or
+``"human"`` (the table is printed after ``reset`` and every ``step``; ``render()`` prints it and
+returns None).
 
 Seeding: ``reset(seed=s)`` deals the episode of ``fh_env.env``'s ``reset(seed=s)`` and seeds each
 bot's generator from ``s``; without a seed the episode seed is drawn from the env's
 ``np_random`` (Gymnasium's), so a seeded first reset makes every later episode reproducible too.
 A hand that ends before the learner's first move (a misdeal called before its turn: no score)
-is dealt again from the next seed.  An illegal action does not change the game (Gymnasium's
+is dealt again from the next seed.  ``reset`` options are those of the AEC env (``rules``,
+``dealer``, ``deal``); others are refused with a ``ValueError`` naming them.  An illegal
+action (an integer outside 0..129 or masked out) does not change the game (Gymnasium's
 ``check_env`` steps actions without looking at the mask): it ends the episode with
-``illegal_reward`` and ``info["illegal"] = True``.
+``illegal_reward`` and ``info["illegal"] = True``; an action that is no integer at all (a
+float, a bool, None) raises ``ValueError``.
 """
 
 from __future__ import annotations
@@ -54,10 +62,10 @@ from typing import Any, Callable, Sequence
 import gymnasium as gym
 import numpy as np
 
-from ..actions import NUM_ACTIONS, random_action
+from ..actions import NUM_ACTIONS, action_id, action_to_str, random_action
 from ..rules import RulesSpec
 from ..view import SeatView, seat_view
-from .aec import AGENTS, raw_env
+from .aec import AGENTS, check_options, raw_env
 from .rewards import illegal_reward as default_illegal_reward
 
 ENV_ID = "fh_env/FiveHundred-v0"
@@ -90,9 +98,11 @@ def resolve_bot(spec: Any, bot_factory: Callable[[str], Any] | None = None) -> A
 
 def numeric_info(info: dict[str, Any]) -> dict[str, Any]:
     """A copy of an AEC env info with numbers for its Nones (``contract`` ``NO_HAND``,
-    ``declarer`` -1): libraries that stack infos into arrays (Tianshou, TorchRL) cannot take
-    None (Tianshou stores NaN and then refuses its buffer; TorchRL cannot build a spec)."""
+    ``declarer`` -1) and without ``contract_name`` (a string): libraries that stack infos into
+    arrays (Tianshou, TorchRL) cannot take None (Tianshou stores NaN and then refuses its
+    buffer; TorchRL cannot build a spec)."""
     info = dict(info)
+    info.pop("contract_name", None)
     if info.get("contract", 0) is None:
         info["contract"] = NO_HAND
     if info.get("declarer", 0) is None:
@@ -146,6 +156,7 @@ class SingleSeatEnv(gym.Env):
     # ------------------------------------------------------------------ gymnasium API
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        check_options(options)
         super().reset(seed=seed)
         episode_seed = int(seed) if seed is not None else int(self.np_random.integers(2 ** 62))
         while True:
@@ -156,13 +167,19 @@ class SingleSeatEnv(gym.Env):
             # The hand ended before the learner moved: it was thrown in and scored nothing.
             episode_seed = random.Random(episode_seed).getrandbits(62)
             options = None  # a fixed deal thrown in before the learner moved is not replayed
+        if self.render_mode == "human":
+            self.render()
         return self._obs, self._info(illegal=False)
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool,
                                          dict[str, Any]]:
         if self._seat < 0:
             raise RuntimeError("step() after the episode ended: call reset()")
-        action = int(action)
+        try:
+            action = action_id(action)  # any integer type; not a bool
+        except TypeError as err:
+            raise ValueError(f"{err}; an illegal integer action ends the episode with "
+                             "illegal_reward") from None
         if not (0 <= action < NUM_ACTIONS and self._obs["action_mask"][action]):
             self._seat = -1
             self._obs = {key: value.copy() for key, value in self._obs.items()}  # new data
@@ -173,18 +190,31 @@ class SingleSeatEnv(gym.Env):
         reward += self._play_bots()
         terminated = self._seat < 0
         if self.render_mode == "human":
-            print(self.render())
+            self.render()
         return self._obs, float(reward), terminated, False, self._info(illegal=False)
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of the learner seat on turn, as sb3-contrib's MaskablePPO asks."""
         return self._obs["action_mask"].astype(bool)
 
+    def legal_action_names(self) -> list[str]:
+        """The names of the learner's legal actions (``[]`` once the episode is over), as
+        :func:`fh_env.action_to_str` names them under the episode's rules."""
+        if self._seat < 0:
+            return []
+        jokers = self.game.rules.jokers
+        return [action_to_str(int(a), jokers) for a in np.flatnonzero(self._obs["action_mask"])]
+
     def render(self) -> str | None:
+        """``"ansi"``: the table as text; ``"human"``: prints it and returns None."""
         if self.render_mode is None:
             gym.logger.warn("render() without a render_mode")
             return None
-        return self.game_env.render()
+        text = self.game_env.render()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     # ------------------------------------------------------------------ internals
     def _start(self, episode_seed: int, options: dict[str, Any] | None) -> None:
@@ -210,7 +240,9 @@ class SingleSeatEnv(gym.Env):
         return reward
 
     def _info(self, illegal: bool) -> dict[str, Any]:
-        info = numeric_info(self.game_env.infos[self._agent])
+        aec_info = self.game_env.infos[self._agent]
+        info = numeric_info(aec_info)
+        info["contract_name"] = aec_info["contract_name"] or ""
         info["seat"] = self._seat
         info["illegal"] = illegal
         return info
