@@ -111,6 +111,25 @@ def wilson(successes: float, n: int, level: float = 0.95) -> tuple[float, float]
 
 
 # ---------------------------------------------------------------------------- results
+def json_ready(value: Any) -> Any:
+    """``value`` with every non-finite float (an interval from one deal: -inf, inf; NaN)
+    replaced by None, and dataclasses as dictionaries, so that it is strict JSON."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: json_ready(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_ready(v) for v in value]
+    if hasattr(value, "to_dict"):
+        return json_ready(value.to_dict())
+    return value
+
+
+def dumps_json(value: Any, indent: int | None = 2) -> str:
+    """Strict JSON of ``value`` (:func:`json_ready`: non-finite numbers become null)."""
+    return json.dumps(json_ready(value), indent=indent, allow_nan=False)
+
+
 @dataclass
 class GamesResult:
     games: int  # games played (twice the pairs)
@@ -146,7 +165,13 @@ class DuplicateResult:
     seconds: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
+        """The result as plain data (intervals from a single deal are infinite floats here;
+        :func:`json_ready` turns them into None for JSON)."""
         return asdict(self)
+
+    def to_json(self, indent: int | None = 2) -> str:
+        """Strict JSON (no Infinity or NaN: a non-finite number is written as null)."""
+        return dumps_json(self.to_dict(), indent=indent)
 
     def format(self) -> str:
         lines = [f"{self.a} (A) vs {self.b} (B), rules {self.rules}, {self.deals} duplicate deals "
@@ -241,8 +266,8 @@ def _init_worker(a: Bot | str, b: Bot | str, rules: Rules, seed: int,
                  save: str | None = None) -> None:
     from .registry import make_bot
 
-    _WORKER.update(a=make_bot(a) if isinstance(a, str) else a,
-                   b=make_bot(b) if isinstance(b, str) else b, rules=rules, seed=seed,
+    _WORKER.update(a=make_bot(a, rules) if isinstance(a, str) else a,
+                   b=make_bot(b, rules) if isinstance(b, str) else b, rules=rules, seed=seed,
                    save=save)
     torch = sys.modules.get("torch")  # loaded by a neural agent
     if torch is not None and _WORKER_PROCESS:
@@ -307,6 +332,15 @@ def duplicate(a: Bot | str, b: Bot | str, rules: RulesSpec = None, deals: int = 
     if rules_name is None:
         rules_name = rules if isinstance(rules, str) else None
     rules = resolve_rules(rules)
+    for bot in (a, b):
+        if isinstance(bot, str):
+            from .registry import check_spec
+
+            check_spec(bot)  # fail before any play (workers build their own bots)
+        else:
+            check = getattr(bot, "check_rules", None)  # a neural bot: trained for these rules?
+            if callable(check):
+                check(rules)
     start = time.perf_counter()
     records = _run("deals", deals, a, b, rules, seed, workers, progress, "deals", save)
     values, a_pts, b_pts = [], [], []
@@ -349,13 +383,17 @@ def duplicate(a: Bot | str, b: Bot | str, rules: RulesSpec = None, deals: int = 
 
 # ---------------------------------------------------------------------------- command line
 def parser() -> argparse.ArgumentParser:
+    from .registry import bot_help
+
     p = argparse.ArgumentParser(
         prog="fh-eval",
         description="Duplicate evaluation: agent A's team against agent B's team, each deal "
-                    "played twice with the teams swapped.")
-    p.add_argument("a", help="agent A: random, rule, mc, mc4..mc6, mc-infer, "
-                             "mc:samples=50,infer=1, neural:PATH")
-    p.add_argument("b", help="agent B (same names)")
+                    "played twice with the teams swapped.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=bot_help() + "\n\nA bad bot, option, rules file or checkpoint is refused "
+               "with a one-line reason and exit status 2, before anything is played or written.")
+    p.add_argument("a", help="agent A: a bot spec (see the list below)")
+    p.add_argument("b", help="agent B (same specs)")
     p.add_argument("--rules", default="australian-no-nullo",
                    help="a preset name or a rules TOML file (default: australian-no-nullo)")
     p.add_argument("--deals", type=int, default=200, help="duplicate deals (default 200)")
@@ -363,7 +401,9 @@ def parser() -> argparse.ArgumentParser:
                    help="also play this many whole games (each twice) and report A's win rate")
     p.add_argument("--seed", type=int, default=0, help="seed of the deals (default 0)")
     p.add_argument("--workers", type=int, default=1, help="processes to split the work over")
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--json", action="store_true",
+                   help="print the result as JSON (strict: an interval that one deal cannot "
+                        "give is null)")
     p.add_argument("--save", default=None, metavar="DIR",
                    help="write the record of each duplicate deal (both plays) to DIR, "
                         "readable by fh-replay")
@@ -371,24 +411,48 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def load_rules(spec: str) -> Rules:
+    """:func:`fh_env.rules.resolve_rules` for a command line: every failure (a missing, unreadable,
+    non-text or invalid rules file, an unknown preset) is a ValueError naming the file."""
+    try:
+        return resolve_rules(spec)
+    except UnicodeDecodeError:
+        raise ValueError(f"rules file {spec} is not a text (TOML) file") from None
+    except IsADirectoryError:
+        raise ValueError(f"rules file {spec} is a directory, not a TOML file") from None
+    except FileNotFoundError as err:
+        raise ValueError(str(err)) from None
+    except OSError as err:
+        raise ValueError(f"rules file {spec} cannot be read: {err.strerror or err}") from None
+    except (TypeError, KeyError) as err:
+        raise ValueError(f"rules file {spec}: {err}") from None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     from .registry import make_bot
 
     try:
-        rules = resolve_rules(args.rules)
-        for spec in (args.a, args.b):
-            make_bot(spec)  # fail early on a bad name
         if args.deals < 1 or args.games < 0 or args.workers < 1:
             raise ValueError("--deals and --workers must be at least 1, --games at least 0")
-    except (ValueError, FileNotFoundError) as err:
-        print(f"fh-eval: error: {err}", file=sys.stderr)
+        rules = load_rules(args.rules)
+        for spec in (args.a, args.b):
+            make_bot(spec, rules)  # fail early on a bad name, option, checkpoint or rules
+        if args.save is not None:
+            save = Path(args.save)
+            for folder in (save, *save.parents):
+                if folder.exists():
+                    if not folder.is_dir():
+                        raise ValueError(f"--save {args.save}: {folder} is a file, not a folder")
+                    break
+    except (ValueError, OSError) as err:  # CheckpointError is a ValueError
+        print(f"fh-eval: error: {' '.join(str(err).split())}", file=sys.stderr)
         return 2
     result = duplicate(args.a, args.b, rules, deals=args.deals, seed=args.seed,
                        games=args.games, workers=args.workers,
                        progress=not args.no_progress and sys.stderr.isatty(),
                        rules_name=args.rules, save=args.save)
-    print(json.dumps(result.to_dict(), indent=2) if args.json else result.format())
+    print(result.to_json() if args.json else result.format())
     return 0
 
 

@@ -17,11 +17,16 @@ read with ``torch.load(..., weights_only=True)``.  The keys a bot needs::
 
 Training checkpoints hold more (critic, optimiser, league, random generators; see
 :mod:`train.checkpoint`).  ``make_bot("neural:NAME")`` resolves NAME as a file, a run directory
-(its ``checkpoint.pt``) or a shipped checkpoint ``agents/checkpoints/NAME.pt``.
+(its ``checkpoint.pt``) or a shipped checkpoint ``agents/checkpoints/NAME.pt``; options follow
+after commas: ``neural:NAME,greedy=0`` samples, ``neural:NAME,strict_rules=0`` plays under
+rules other than those it was trained under (``make_bot(spec, rules)`` refuses them at once
+otherwise).  A missing, truncated, foreign or incompatible file raises :class:`CheckpointError`
+with a one-line reason naming the file.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import pickle
 import random
@@ -124,25 +129,57 @@ def resolve_checkpoint(name: str | Path) -> Path:
                           f"{', '.join(known) or 'none'})")
 
 
+def _one_line(text: str, limit: int = 160) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+#: The keys every checkpoint has (see the module docstring).
+REQUIRED_KEYS = ("format", "obs_version", "obs_size", "num_actions", "rules", "policy")
+
+
 def read_checkpoint(path: str | Path) -> dict[str, Any]:
     """Load a checkpoint file safely (``weights_only=True``) and check its observation format.
 
-    Raises :class:`CheckpointError` with the reason for a missing, corrupt or incompatible file.
+    Raises :class:`CheckpointError` with a one-line reason that names the file for a missing,
+    truncated, corrupt, foreign or incompatible file.
     """
     path = Path(path)
+    if not path.exists():
+        raise CheckpointError(f"checkpoint {path} does not exist")
+    if not path.is_file():
+        raise CheckpointError(f"checkpoint {path} is not a file")
+    # torch.save writes a zip archive; a cut one has no central directory at its end (and
+    # torch then fails with an unrelated OSError), anything else is no checkpoint at all.
+    try:
+        is_zip = zipfile.is_zipfile(path)
+    except OSError as err:
+        raise CheckpointError(f"checkpoint {path} cannot be read: {err.strerror or err}") from None
+    if not is_zip:
+        with open(path, "rb") as f:
+            head = f.read(4)
+        what = ("is truncated (a cut-off zip archive)" if head == b"PK\x03\x04"
+                else "is truncated, corrupt or not a checkpoint file (not a torch.save archive)")
+        raise CheckpointError(f"checkpoint {path} {what}")
     try:
         data = torch.load(path, map_location="cpu", weights_only=True)
-    except FileNotFoundError:
-        raise CheckpointError(f"checkpoint {path} does not exist") from None
-    except (pickle.UnpicklingError, RuntimeError, EOFError, zipfile.BadZipFile, ValueError,
-            KeyError, AttributeError, TypeError) as err:
-        raise CheckpointError(f"checkpoint {path} is corrupt or not a checkpoint: "
-                              f"{type(err).__name__}: {str(err)[:200]}") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise CheckpointError(f"checkpoint {path} is not a {FORMAT} file")
-    for key in ("obs_version", "obs_size", "num_actions", "rules", "policy"):
-        if key not in data:
-            raise CheckpointError(f"checkpoint {path} is incomplete: no {key!r}")
+    except pickle.UnpicklingError:
+        raise CheckpointError(f"checkpoint {path} is not a Five Hundred checkpoint: it holds "
+                              "objects other than plain data (tensors, numbers, strings, "
+                              "lists, dicts)") from None
+    except Exception as err:  # torch raises many kinds (RuntimeError, OSError, ...) here
+        raise CheckpointError(f"checkpoint {path} is truncated, corrupt or not a checkpoint "
+                              f"file ({type(err).__name__}: {_one_line(err)})") from None
+    if not isinstance(data, dict):
+        raise CheckpointError(f"checkpoint {path} is not a Five Hundred checkpoint: it holds "
+                              f"a {type(data).__name__}, not a dictionary")
+    if "format" in data and data["format"] != FORMAT:
+        raise CheckpointError(f"checkpoint {path} is not a Five Hundred checkpoint: format "
+                              f"{_one_line(repr(data['format']), 60)}, not {FORMAT!r}")
+    missing = [key for key in REQUIRED_KEYS if key not in data]
+    if missing:
+        raise CheckpointError(f"checkpoint {path} is not a Five Hundred checkpoint: missing "
+                              f"keys {', '.join(missing)}")
     if data["num_actions"] != NUM_ACTIONS:
         raise CheckpointError(f"checkpoint {path} has {data['num_actions']} actions, this "
                               f"version has {NUM_ACTIONS}")
@@ -151,18 +188,25 @@ def read_checkpoint(path: str | Path) -> dict[str, Any]:
             f"checkpoint {path} was written for observation version {data['obs_version']} "
             f"(size {data['obs_size']}), but fh_env.observe is now version "
             f"{observe.OBS_VERSION} (size {observe.OBS_SIZE}); retrain or use a matching version")
+    if not isinstance(data["rules"], dict):
+        raise CheckpointError(f"checkpoint {path} is malformed: its rules are not a table")
     return data
 
 
+def rules_difference(theirs: Rules, ours: Rules) -> list[str]:
+    """The rule options on which ``theirs`` (a checkpoint's) and ``ours`` differ."""
+    return [f"{name}={getattr(theirs, name)!r} (checkpoint) vs {getattr(ours, name)!r}"
+            for name in Rules.__dataclass_fields__ if getattr(theirs, name) != getattr(ours, name)]
+
+
 def check_rules(data: dict[str, Any], rules: Rules, path: str | Path) -> None:
-    """Refuse a checkpoint trained under another rule set, naming the options that differ."""
-    theirs = data["rules"]
-    ours = rules.to_dict()
-    if theirs != ours:
-        diff = [f"{k}={theirs.get(k)!r} (checkpoint) vs {ours.get(k)!r}"
-                for k in sorted(set(theirs) | set(ours)) if theirs.get(k) != ours.get(k)]
+    """Refuse a checkpoint trained under another game than ``rules`` (rules that differ only
+    in options no hand of either can use are the same game: :meth:`Rules.same_game`), naming
+    the options that differ."""
+    theirs = Rules.from_dict(data["rules"])
+    if not theirs.same_game(rules):
         raise CheckpointError(f"checkpoint {path} was trained under other rules: "
-                              + "; ".join(diff))
+                              + "; ".join(rules_difference(theirs, rules)))
 
 
 def policy_from_checkpoint(data: dict[str, Any], path: str | Path = "?") -> PolicyNet:
@@ -172,9 +216,9 @@ def policy_from_checkpoint(data: dict[str, Any], path: str | Path = "?") -> Poli
         net = PolicyNet(data["obs_size"], policy["hidden_sizes"],
                         trump_first=bool(policy.get("trump_first", False)))
         net.load_state_dict(policy["state_dict"])
-    except (KeyError, TypeError, RuntimeError) as err:
+    except (KeyError, TypeError, RuntimeError, ValueError, AttributeError) as err:
         raise CheckpointError(f"checkpoint {path}: the policy cannot be loaded: "
-                              f"{type(err).__name__}: {str(err)[:200]}") from None
+                              f"{type(err).__name__}: {_one_line(err)}") from None
     return net.eval()
 
 
@@ -194,6 +238,10 @@ class NeuralBot:
         self.name = name
         self.strict_rules = strict_rules
         self._obs = np.zeros(observe.OBS_SIZE, dtype=np.float32)
+        self._checked: Rules | None = None  # the last rules check_rules accepted
+        # The rules its observations are encoded with: its own where the game's are the same
+        # game (Rules.same_game), so that the network sees exactly what it was trained on.
+        self._encode_rules: Rules | None = None
 
     @classmethod
     def load(cls, name: str | Path, greedy: bool = True, strict_rules: bool = True) -> "NeuralBot":
@@ -204,10 +252,27 @@ class NeuralBot:
         return cls(policy_from_checkpoint(data, path), rules, greedy,
                    name=f"neural:{name}", strict_rules=strict_rules)
 
+    def check_rules(self, rules: Rules) -> None:
+        """Refuse (:class:`CheckpointError`) to play under ``rules`` if they are not the rules
+        it was trained under, unless ``strict_rules`` is off.  ``make_bot(spec, rules)`` and
+        :func:`agents.evaluate.duplicate` call this before the first move."""
+        if not self.strict_rules or self.rules is None or self.rules.same_game(rules):
+            return
+        diff = rules_difference(self.rules, rules)
+        raise CheckpointError(
+            f"{self.name} was trained under other rules than this game's ("
+            + "; ".join(d.replace("(checkpoint)", "(trained)") for d in diff)
+            + "); to play it anyway, add strict_rules=0 to its spec (as in "
+            "neural:NAME,strict_rules=0) or load it with strict_rules=False")
+
     def act(self, view: SeatView, rng: random.Random) -> int:
-        if self.strict_rules and self.rules is not None and view.rules != self.rules:
-            raise CheckpointError(f"{self.name} was trained under other rules than this game's; "
-                                  "load it with strict_rules=False to play anyway")
+        if view.rules is not self._checked:
+            self.check_rules(view.rules)
+            self._checked = view.rules
+            same = self.rules is not None and self.rules.same_game(view.rules)
+            self._encode_rules = self.rules if same and self.rules != view.rules else None
+        if self._encode_rules is not None:
+            view = dataclasses.replace(view, rules=self._encode_rules)
         observe.encode(view, out=self._obs)
         mask = observe.action_mask(view)
         with torch.no_grad():
@@ -225,14 +290,27 @@ class NeuralBot:
         return int(np.flatnonzero(mask)[-1])  # u * total rounded up to the total
 
 
-def make_neural_bot(arg: str | None = None) -> NeuralBot:
-    """Registry factory: ``neural:PATH_OR_NAME`` (``neural:PATH:sample`` samples instead)."""
+def split_legacy_suffix(arg: str) -> tuple[str, bool | None]:
+    """``"PATH:sample"`` -> ``("PATH", False)``, ``"PATH:greedy"`` -> ``("PATH", True)``, else
+    ``(arg, None)`` (the older spelling of ``greedy=0`` / ``greedy=1``)."""
+    for suffix, greedy in ((":sample", False), (":greedy", True)):
+        if arg.endswith(suffix):
+            return arg[: -len(suffix)], greedy
+    return arg, None
+
+
+def make_neural_bot(arg: str | None = None, greedy: bool | None = None,
+                    strict_rules: bool = True) -> NeuralBot:
+    """Registry factory: ``neural:PATH_OR_NAME[,greedy=0][,strict_rules=0]``.
+
+    ``greedy=0`` samples instead of playing the most likely action (``neural:PATH:sample`` is
+    the older spelling); ``strict_rules=0`` lets it play under rules other than its own.
+    """
     if not arg:
         raise CheckpointError("the neural bot needs a checkpoint: neural:PATH, neural:RUN_DIR "
                               "or neural:NAME (a file in agents/checkpoints/)")
-    greedy = True
-    if arg.endswith(":sample"):
-        arg, greedy = arg[: -len(":sample")], False
-    elif arg.endswith(":greedy"):
-        arg = arg[: -len(":greedy")]
-    return NeuralBot.load(arg, greedy=greedy)
+    arg, suffix_greedy = split_legacy_suffix(arg)
+    if greedy is None:
+        greedy = True if suffix_greedy is None else suffix_greedy
+    bot = NeuralBot.load(arg, greedy=greedy, strict_rules=strict_rules)
+    return bot

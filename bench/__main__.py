@@ -26,6 +26,7 @@ runs can be compared over time.  ``--quick`` shortens everything, for a smoke te
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import statistics
 import sys
@@ -264,9 +265,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     unknown = [x for x in only if x not in SECTIONS]
     if unknown:
         parser.error(f"unknown section(s) {', '.join(unknown)}; sections: {', '.join(SECTIONS)}")
-    if (args.seconds is not None and args.seconds <= 0) or (args.runs is not None
-                                                              and args.runs < 1):
-        parser.error("--seconds must be positive and --runs at least 1")
+    if (args.seconds is not None and not 0 < args.seconds < math.inf) or (
+            args.runs is not None and args.runs < 1):
+        parser.error("--seconds must be a positive number and --runs at least 1")
+    if args.json is not None:
+        problem = common.unwritable(args.json)
+        if problem:
+            parser.error(f"--json {args.json}: {problem}")
     s = settings(args.seconds, args.runs, args.quick)
 
     stamp = common.timestamp()

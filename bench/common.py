@@ -117,12 +117,53 @@ def write_json(path: str | os.PathLike, record: Mapping[str, Any]) -> Path:
 
 
 
+def positive_int(text: str) -> int:
+    """argparse type: an integer at least 1 (a bad one exits with status 2 and a one-line
+    reason)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} must be at least 1")
+    return value
+
+
+def positive_float(text: str) -> float:
+    """argparse type: a finite number greater than 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text} must be a positive finite number")
+    return value
+
+
+def unwritable(path: str | os.PathLike) -> str | None:
+    """Why a JSON record could not be written to ``path`` (None if it can, as far as can be
+    told before writing): checked before a benchmark runs, so a bad path fails at once."""
+    path = Path(path)
+    if path.is_dir():
+        return "is a directory"
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                return f"{parent} is a file, not a folder"
+            if not os.access(parent, os.W_OK):
+                return f"folder {parent} is not writable"
+            break
+    return None
+
+
 def batch_parser(description: str, default_sizes: list[int]) -> argparse.ArgumentParser:
     """The command line of the batched benchmarks: a preset, batch sizes, run length and count."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--preset", default="australian", choices=sorted(PRESETS))
-    parser.add_argument("--sizes", type=int, nargs="+", default=default_sizes)
-    parser.add_argument("--seconds", type=float, default=1.0, help="length of one timed run")
-    parser.add_argument("--runs", type=int, default=5, help="timed runs per figure (median)")
+    parser.add_argument("--sizes", type=positive_int, nargs="+", default=default_sizes)
+    parser.add_argument("--seconds", type=positive_float, default=1.0,
+                        help="length of one timed run")
+    parser.add_argument("--runs", type=positive_int, default=5,
+                        help="timed runs per figure (median)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     return parser

@@ -131,7 +131,7 @@ def test_corrupt_file_is_refused_and_changes_nothing(saved, tmp_path: Path) -> N
     (tmp_path / "junk.pt").write_bytes(b"not a checkpoint at all")
     _assert_refused(other, tmp_path / "junk.pt", "corrupt")
     torch.save({"format": "something else"}, tmp_path / "alien.pt")
-    _assert_refused(other, tmp_path / "alien.pt", "not a fivehundred-rl")
+    _assert_refused(other, tmp_path / "alien.pt", "not a Five Hundred checkpoint: format")
     _assert_refused(other, tmp_path / "missing.pt", "does not exist")
 
 

@@ -90,7 +90,7 @@ def test_names_resolve_and_errors_are_clear(trained, tmp_path: Path) -> None:
         make_neural_bot("")
     bad = tmp_path / "bad.pt"
     bad.write_bytes(b"PK\x03\x04 truncated zip")
-    with pytest.raises(CheckpointError, match="corrupt"):
+    with pytest.raises(CheckpointError, match="truncated"):
         NeuralBot.load(bad)
 
 
@@ -186,6 +186,6 @@ def test_shipped_agent_loads_by_name_and_plays_well_against_random() -> None:
     path = CHECKPOINT_DIR / "ppo-long.pt"
     assert path.stat().st_size < 5_000_000  # "a few MB at most"
     bot = make_neural_bot("ppo-long")
-    assert bot.net.trump_first and bot.rules == Rules()
+    assert bot.net.trump_first and bot.rules.same_game(Rules())  # trained before open_nullo_ties=higher
     result = duplicate(bot, RandomBot(), Rules(), deals=20, seed=3)
     assert result.ci_low > 300  # rule itself scores about +530 a deal against random

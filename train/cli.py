@@ -10,7 +10,6 @@ evaluation table).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from dataclasses import fields
@@ -19,9 +18,10 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .checkpoint import CheckpointError, export_agent, load_into, read_checkpoint, save_atomic, \
-    state_of
 from .config import TrainConfig, field_docs
+
+# torch (train.checkpoint, agents.neural) is imported only once the command line has been
+# checked, so a bad argument is refused at once.
 
 CHARTS = {"policy": "losses/policy", "value": "losses/value", "entropy": "losses/entropy",
           "approx_kl": "losses/approx_kl", "clipfrac": "losses/clipfrac",
@@ -78,9 +78,14 @@ def make_config(args: argparse.Namespace) -> tuple[TrainConfig, dict[str, Any] |
         if args.config is not None:
             raise ValueError("--resume continues a run with its own saved config; "
                              "--config cannot be combined with it (use --set to change fields)")
+        if not args.resume.is_dir():
+            raise ValueError(f"--resume {args.resume}: not a run directory")
+        from .checkpoint import read_checkpoint
+
         data = read_checkpoint(args.resume / "checkpoint.pt")
-        if "config" not in data:
-            raise CheckpointError(f"{args.resume / 'checkpoint.pt'} holds no training state")
+        if "config" not in data or "train" not in data:
+            raise ValueError(f"checkpoint {args.resume / 'checkpoint.pt'} holds an agent only, "
+                             "not a training state (it cannot be resumed)")
         return TrainConfig.from_dict(data["config"]).override(assignments).validate(), data
     cfg = TrainConfig.from_toml(args.config) if args.config else TrainConfig()
     return cfg.override(assignments).validate(), None
@@ -94,19 +99,31 @@ def main(argv: Sequence[str] | None = None) -> int:
             run_dir = args.resume
         else:
             run_dir = args.run_dir or Path("runs") / time.strftime("%Y%m%d-%H%M%S")
+            if run_dir.exists() and not run_dir.is_dir():
+                raise ValueError(f"--run-dir {run_dir} is a file, not a directory")
             if (run_dir / "checkpoint.pt").exists():
                 raise ValueError(f"{run_dir} already holds a run (checkpoint.pt); "
                                  f"use --resume {run_dir} or another --run-dir")
-    except (ValueError, FileNotFoundError) as err:  # CheckpointError is a ValueError
-        print(f"fh-train: error: {err}", file=sys.stderr)
+    except (ValueError, OSError) as err:  # CheckpointError is a ValueError
+        print(f"fh-train: error: {_one_line(err)}", file=sys.stderr)
         return 2
+    verb = "resuming the run in" if resume_data is not None else "run directory:"
+    print(f"fh-train: {verb} {run_dir}", flush=True)
+    from .checkpoint import CheckpointError
+
     try:
         results = train(cfg, run_dir, resume_data, progress=not args.no_progress)
     except CheckpointError as err:
-        print(f"fh-train: error: {err}", file=sys.stderr)
+        print(f"fh-train: error: {_one_line(err)}", file=sys.stderr)
         return 2
     print(format_table(results))
+    print(f"fh-train: run directory {run_dir} (checkpoint.pt, agent.pt, eval.json; "
+          f"tensorboard --logdir {run_dir})", flush=True)
     return 0
+
+
+def _one_line(err: BaseException) -> str:
+    return " ".join(str(err).split())
 
 
 def train(cfg: TrainConfig, run_dir: Path, resume_data: dict[str, Any] | None = None,
@@ -116,6 +133,7 @@ def train(cfg: TrainConfig, run_dir: Path, resume_data: dict[str, Any] | None = 
     from tqdm import tqdm
 
     from . import evaluation
+    from .checkpoint import export_agent, load_into, save_atomic, state_of
     from .ppo import Trainer
 
     trainer = Trainer(cfg)
@@ -162,12 +180,24 @@ def train(cfg: TrainConfig, run_dir: Path, resume_data: dict[str, Any] | None = 
     if final_eval:
         results = evaluation.log_evaluation(writer, trainer, cfg.final_eval_opponents,
                                             cfg.final_eval_deals, trainer.global_step)
-        summary = {"train_seconds_this_session": time.perf_counter() - started,
-                   "updates": trainer.update, "global_step": trainer.global_step,
-                   "results": results}
-        (run_dir / "eval.json").write_text(json.dumps(summary, indent=2, default=str) + "\n")
+        write_eval_json(run_dir / "eval.json", results,
+                        train_seconds_this_session=time.perf_counter() - started,
+                        updates=trainer.update, global_step=trainer.global_step)
     writer.close()
     return results
+
+
+def write_eval_json(path: Path, results: dict[str, Any], **summary: Any) -> Path:
+    """Write the final evaluation as strict JSON, atomically: the summary fields and
+    ``results``, opponent spec -> :meth:`agents.evaluate.DuplicateResult.to_dict` (a
+    non-finite number, such as the interval of a single deal, is written as null)."""
+    from agents.evaluate import dumps_json
+
+    text = dumps_json(dict(summary, results={spec: r.to_dict() for spec, r in results.items()}))
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text + "\n", encoding="utf-8")
+    tmp.replace(path)
+    return path
 
 
 def warm_start(trainer: Any, writer: Any, progress: bool) -> None:

@@ -10,13 +10,15 @@ from __future__ import annotations
 import ast
 import dataclasses
 import json
+import math
+import re
 import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from fh_env import Rules
-from fh_env.rules import read_toml, resolve_rules
+from fh_env.rules import read_toml
 
 
 @dataclass
@@ -148,10 +150,35 @@ class TrainConfig:
     directory, so the best one can be picked afterwards (on other deals than the periodic
     evaluations used, or the pick is biased)."""
 
+    # ------------------------------------------------------------------ checks
+    def __post_init__(self) -> None:
+        """Check (and normalise) every field: its type, its range, rules that resolve and
+        bot specs that name registered bots with valid options.  One ValueError names every
+        bad field, its value and what is accepted; the Python API and ``fh-train`` share it."""
+        problems = []
+        for f in fields(self):
+            value = getattr(self, f.name)
+            try:
+                object.__setattr__(self, f.name, _check_field(f.name, value))
+            except ValueError as err:
+                problems.append(str(err))
+        if not problems:
+            shares = {"league_self": self.league_self, "league_past": self.league_past,
+                      "league_rule": self.league_rule, "league_mc": self.league_mc,
+                      "league_random": self.league_random}
+            if sum(shares.values()) <= 0:
+                problems.append("config league shares (league_self, league_past, league_rule, "
+                                "league_mc, league_random) are all 0; at least one must be "
+                                "positive")
+        if problems:
+            raise ValueError("; ".join(problems))
+
     # ------------------------------------------------------------------ derived
     def make_rules(self) -> Rules:
         """The Rules of this run (a preset name or a TOML file path)."""
-        return resolve_rules(self.rules)
+        from agents.evaluate import load_rules
+
+        return load_rules(self.rules)
 
     def league_shares(self) -> dict[str, float]:
         """Opponent kinds and their probabilities (normalised; zero shares left out)."""
@@ -165,22 +192,15 @@ class TrainConfig:
         return {k: v / total for k, v in shares.items() if v > 0}
 
     def validate(self) -> "TrainConfig":
-        for name in ("total_steps", "num_envs", "rollout_steps", "num_minibatches",
-                     "update_epochs", "snapshot_every", "league_size", "checkpoint_every",
-                     "torch_threads", "bc_chunk_hands", "bc_epochs"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"config {name}={getattr(self, name)} must be at least 1")
-        if self.play_teacher_coef < 0:
-            raise ValueError(f"config play_teacher_coef={self.play_teacher_coef} must be >= 0")
-        if not 0.0 <= self.bid_teacher_share <= 1.0:
-            raise ValueError(
-                f"config bid_teacher_share={self.bid_teacher_share} must be in [0, 1]")
-        if self.bc_hands < 0:
-            raise ValueError(f"config bc_hands={self.bc_hands} must not be negative")
-        if not self.hidden_sizes or min(self.hidden_sizes) < 1:
-            raise ValueError(f"config hidden_sizes={self.hidden_sizes} needs positive widths")
-        self.league_shares()
-        self.make_rules()
+        """Check every field again (they may have been assigned since construction) and that
+        the device exists on this machine; returns self."""
+        self.__post_init__()
+        if self.device.startswith("cuda"):
+            import torch
+
+            if not torch.cuda.is_available():
+                raise ValueError(f"config device={self.device!r}: CUDA is not available on this "
+                                 "machine; use device=cpu")
         return self
 
     # ------------------------------------------------------------------ I/O
@@ -189,20 +209,24 @@ class TrainConfig:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "TrainConfig":
+        if not isinstance(data, dict):
+            raise ValueError(f"a config must be a table of fields, not {type(data).__name__}")
         known = {f.name for f in fields(cls)}
         unknown = set(data) - known
         if unknown:
             raise ValueError(f"unknown config key(s): {', '.join(sorted(unknown))}; "
                              f"known keys: {', '.join(sorted(known))}")
-        cfg = cls()
-        for key, value in data.items():
-            setattr(cfg, key, _coerce(key, value, getattr(cfg, key)))
-        return cfg
+        return cls(**data)
 
     @classmethod
     def from_toml(cls, path: str | Path) -> "TrainConfig":
         path = Path(path)
-        data = read_toml(path, "config file")
+        try:
+            data = read_toml(path, "config file")
+        except UnicodeDecodeError:
+            raise ValueError(f"config file {path} is not a text (TOML) file") from None
+        except IsADirectoryError:
+            raise ValueError(f"config file {path} is a directory, not a TOML file") from None
         try:
             return cls.from_dict(data)
         except ValueError as err:
@@ -258,30 +282,115 @@ def _parse_value(raw: str) -> Any:
     return raw
 
 
-def _coerce(key: str, value: Any, default: Any) -> Any:
-    """Check a value against the type of the field's default (ints may stand for floats)."""
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: Any) -> bool:
+    return (isinstance(value, (int, float)) and not isinstance(value, bool)
+            and math.isfinite(value))
+
+
+#: field -> (what is accepted, in words; check of a value already of the right type)
+_INT_AT_LEAST_1 = ("an integer at least 1", lambda v: v >= 1)
+_INT_AT_LEAST_0 = ("an integer at least 0", lambda v: v >= 0)
+_POSITIVE = ("a number greater than 0", lambda v: v > 0)
+_NOT_NEGATIVE = ("a number at least 0", lambda v: v >= 0)
+_UNIT = ("a number from 0 to 1", lambda v: 0 <= v <= 1)
+_RANGES: dict[str, tuple[str, Callable[[Any], bool]]] = {
+    "seed": _INT_AT_LEAST_0, "total_steps": _INT_AT_LEAST_1, "torch_threads": _INT_AT_LEAST_1,
+    "num_envs": _INT_AT_LEAST_1, "rollout_steps": _INT_AT_LEAST_1, "reward_scale": _POSITIVE,
+    "learning_rate": _POSITIVE, "gamma": _UNIT, "gae_lambda": _UNIT,
+    "num_minibatches": _INT_AT_LEAST_1, "update_epochs": _INT_AT_LEAST_1,
+    "clip_coef": _POSITIVE, "ent_coef": _NOT_NEGATIVE, "vf_coef": _NOT_NEGATIVE,
+    "max_grad_norm": _POSITIVE, "target_kl": _NOT_NEGATIVE,
+    "bc_hands": _INT_AT_LEAST_0, "bc_chunk_hands": _INT_AT_LEAST_1, "bc_epochs": _INT_AT_LEAST_1,
+    "bc_learning_rate": _POSITIVE, "bid_teacher_share": _UNIT,
+    "play_teacher_coef": _NOT_NEGATIVE, "league_self": _NOT_NEGATIVE,
+    "league_past": _NOT_NEGATIVE, "league_rule": _NOT_NEGATIVE, "league_mc": _NOT_NEGATIVE,
+    "league_random": _NOT_NEGATIVE, "snapshot_every": _INT_AT_LEAST_1,
+    "league_size": _INT_AT_LEAST_1, "checkpoint_every": _INT_AT_LEAST_1,
+    "eval_every": _INT_AT_LEAST_0, "eval_deals": _INT_AT_LEAST_1,
+    "final_eval_deals": _INT_AT_LEAST_1,
+}
+_BOT_SPECS = ("bc_teacher", "bid_teacher", "play_teacher", "mc_bot")
+_BOT_SPEC_LISTS = ("eval_opponents", "final_eval_opponents")
+_DEVICE = re.compile(r"cpu|cuda(:\d+)?|mps")
+_DEFAULTS: dict[str, Any] = {}
+
+
+def _default(name: str) -> Any:
+    if not _DEFAULTS:
+        for f in fields(TrainConfig):
+            _DEFAULTS[f.name] = (f.default if f.default is not dataclasses.MISSING
+                                 else f.default_factory())  # type: ignore[misc]
+    return _DEFAULTS[name]
+
+
+def _check_field(name: str, value: Any) -> Any:
+    """The value of field ``name`` (ints may stand for floats, a whole float for an int, one
+    string for a list of strings), or ValueError naming the field, the value and what is
+    accepted."""
+    default = _default(name)
+
+    def bad(expected: str) -> ValueError:
+        return ValueError(f"config {name}={value!r} is invalid: expected {expected}")
+
     if isinstance(default, bool):
-        if isinstance(value, bool):
-            return value
-    elif isinstance(default, int):
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
+        if not isinstance(value, bool):
+            raise bad("true or false")
+        return value
+    if isinstance(default, int):
         if isinstance(value, float) and value.is_integer():
-            return int(value)
-    elif isinstance(default, float):
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return float(value)
-    elif isinstance(default, str):
-        if isinstance(value, str):
-            return value
-    elif isinstance(default, list):
+            value = int(value)
+        expected, ok = _RANGES.get(name, ("an integer", lambda v: True))
+        if not _is_int(value) or not ok(value):
+            raise bad(expected)
+        return value
+    if isinstance(default, float):
+        expected, ok = _RANGES.get(name, ("a number", lambda v: True))
+        if not _is_number(value) or not ok(value):
+            raise bad(expected)
+        return float(value)
+    if name == "hidden_sizes":
+        if not isinstance(value, (list, tuple)) or not value or not all(
+                _is_int(v) and v >= 1 for v in value):
+            raise bad("a non-empty list of layer widths, integers at least 1")
+        return [int(v) for v in value]
+    if name in _BOT_SPEC_LISTS:
         if isinstance(value, str):
             value = [value]
-        if isinstance(value, (list, tuple)):
-            kinds = {type(v) for v in default} or {type(v) for v in value}
-            if all(type(v) in kinds for v in value):
-                return list(value)
-    raise ValueError(f"config {key}={value!r} must be of the same type as {default!r}")
+        if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+            raise bad("a list of bot specs (strings)")
+        for spec in value:
+            _check_spec(name, value, spec)
+        return list(value)
+    if isinstance(default, str):
+        if not isinstance(value, str):
+            raise bad("a string")
+        if name in _BOT_SPECS:
+            _check_spec(name, value, value)
+        elif name == "rules":
+            from agents.evaluate import load_rules
+
+            try:
+                load_rules(value)
+            except ValueError as err:
+                raise ValueError(f"config rules={value!r} is invalid: {err}") from None
+        elif name == "device" and not _DEVICE.fullmatch(value):
+            raise bad("cpu, cuda, cuda:N or mps")
+        return value
+    raise AssertionError(f"no check for config field {name}")
+
+
+def _check_spec(name: str, value: Any, spec: str) -> None:
+    from agents.registry import check_spec
+
+    try:
+        check_spec(spec)
+    except ValueError as err:  # CheckpointError is a ValueError
+        where = "" if value == spec else f" (bot spec {spec!r})"
+        raise ValueError(f"config {name}={value!r} is invalid{where}: {err}") from None
 
 
 def _toml_value(value: Any) -> str:
