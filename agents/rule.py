@@ -53,7 +53,7 @@ def _build_tables():
         power.append(pw)
         ab, be = [], []
         for c in range(46):
-            same = TABLES.suit_mask[ctx][TABLES.suit[ctx][c]]
+            same = TABLES.suit_mask[ctx][TABLES.suit[ctx][c]] & _CARD_BITS  # 4-player ids
             ab.append(mask_of(u for u in cards_of(same) if pw[u] > pw[c]))
             be.append(mask_of(u for u in cards_of(same) if pw[u] < pw[c]))
         above.append(ab)

@@ -1,4 +1,4 @@
-"""The fixed table of integer actions, the same for every 4-player rule set.
+"""The fixed tables of integer actions: one for three and four players, one for six.
 
 One flat action space shared by every phase (as OpenSpiel's card games do), so one agent can
 play under any rules: a rule set only changes which actions are legal.
@@ -18,6 +18,12 @@ a suit                            jokers), ``play RJ S`` … ``play RJ H`` (126.
 
 A joker led without a trump suit is always led with one of the naming actions; a joker
 played in any other situation (following, or led to a trump contract) uses ``play JK``.
+
+The six-handed pack (§9.2) has 18 more cards (ids 46..63 of :mod:`fh_env.cards`), so six
+players use a longer table of the same shape, :data:`SIX_HANDED`: 64 discards (30..93), 64
+plays (94..157) and the joker leads (158..165), 166 actions.  Three players use the table above
+(their pack is a part of the 4-player one).  The module's constants and functions are the
+4-player table's; :func:`action_table` gives the table of a table size.
 """
 
 from __future__ import annotations
@@ -25,7 +31,9 @@ from __future__ import annotations
 import random
 from operator import index
 
-from .cards import JOKER, NUM_CARDS, SUITS, card_name, parse_card
+from dataclasses import dataclass
+
+from .cards import ALL_CARDS, JOKER, NUM_CARDS, SUITS, card_name, is_joker, parse_card
 
 PASS = 0
 BID_BASE = 1
@@ -109,56 +117,108 @@ def action_id(action: object) -> int:
 
 
 def action_to_str(action: int, jokers: int = 1) -> str:
-    """The name of an action; ``jokers=2`` names the high joker ``BJ`` instead of ``JK``.
-
-    ``action`` may be of any integer type (a NumPy integer too); ``bool`` is not an action."""
-    try:
-        value = action_id(action)
-    except TypeError as err:
-        raise ValueError(f"no action has id {action!r} ({err}); action ids are "
-                         f"0..{NUM_ACTIONS - 1}") from None
-    if not 0 <= value < NUM_ACTIONS:
-        raise ValueError(f"no action has id {action!r}; action ids are 0..{NUM_ACTIONS - 1}")
-    action = value
-    if action in _SPECIAL:
-        return _SPECIAL[action]
-    if action < NULLO:
-        return f"{bid_level(action)}{STRAINS[bid_strain(action)]}"
-    if action < PLAY_BASE:
-        return "discard " + card_name(action - DISCARD_BASE, jokers)
-    if action < JOKER_LEAD_BASE:
-        return "play " + card_name(action - PLAY_BASE, jokers)
-    return f"play {card_name(played_card(action), jokers)} {SUITS[(action - JOKER_LEAD_BASE) % 4]}"
+    """The name of an action of the 4-player table; ``jokers=2`` names the high joker ``BJ``
+    instead of ``JK``.  ``action`` may be of any integer type (a NumPy integer too); ``bool`` is
+    not an action.  Other table sizes: ``action_table(players).to_str``."""
+    return FOUR_HANDED.to_str(action, jokers)
 
 
 def str_to_action(name: str) -> int:
-    """The id of an action name, the inverse of :func:`action_to_str` (case-insensitive)."""
-    text = " ".join(str(name).strip().lower().split())
-    if text in _BY_NAME:
-        return _BY_NAME[text]
-    words = text.upper().split()
-    try:
-        if len(words) == 1:
-            word = words[0]
-            level, strain = word[:-2] if word.endswith("NT") else word[:-1], (
-                "NT" if word.endswith("NT") else word[-1:])
-            if level.isdigit() and MIN_LEVEL <= int(level) <= MAX_LEVEL and strain in STRAINS:
-                return bid_action(int(level), STRAINS.index(strain))
-        elif len(words) == 2 and words[0] == "DISCARD":
-            return DISCARD_BASE + parse_card(words[1])
-        elif len(words) == 2 and words[0] == "PLAY":
-            return PLAY_BASE + parse_card(words[1])
-        elif len(words) == 3 and words[0] == "PLAY" and words[2] in SUITS:
-            c = parse_card(words[1])
-            if c >= JOKER:
-                return joker_lead_action(c, SUITS.index(words[2]))
-    except ValueError:
-        pass
-    raise ValueError(
-        f"bad action name {name!r}: expected 'pass', a bid such as '6S' … '10NT', 'nullo', "
-        "'open nullo', 'double nullo', 'misdeal', 'discard <card>', 'play <card>', or "
-        "'play JK <suit>' (a joker lead naming S, C, D or H; 'BJ'/'RJ' with two jokers)"
-    )
+    """The id of an action name in the 4-player table, the inverse of :func:`action_to_str`
+    (case-insensitive)."""
+    return FOUR_HANDED.from_str(name)
+
+
+@dataclass(frozen=True)
+class ActionTable:
+    """The action ids of one table size: calls 0..29 (the same for all), then one discard and
+    one play per card id below ``num_cards``, then the joker leads naming a suit."""
+
+    num_cards: int
+
+    @property
+    def discard_base(self) -> int:
+        return DISCARD_BASE
+
+    @property
+    def play_base(self) -> int:
+        return DISCARD_BASE + self.num_cards
+
+    @property
+    def joker_lead_base(self) -> int:
+        return DISCARD_BASE + 2 * self.num_cards
+
+    @property
+    def num_actions(self) -> int:
+        return self.joker_lead_base + 8
+
+    def joker_lead_action(self, joker: int, suit: int) -> int:
+        return self.joker_lead_base + (joker - JOKER) * 4 + suit
+
+    def played_card(self, action: int) -> int:
+        """The card id of a play action (plain or joker lead)."""
+        if action >= self.joker_lead_base:
+            return JOKER + (action - self.joker_lead_base) // 4
+        return action - self.play_base
+
+    def to_str(self, action: int, jokers: int = 1) -> str:
+        """The name of an action (as :func:`action_to_str`)."""
+        try:
+            value = action_id(action)
+        except TypeError as err:
+            raise ValueError(f"no action has id {action!r} ({err}); action ids are "
+                             f"0..{self.num_actions - 1}") from None
+        if not 0 <= value < self.num_actions:
+            raise ValueError(f"no action has id {action!r}; action ids are "
+                             f"0..{self.num_actions - 1}")
+        if value < DISCARD_BASE:
+            return CALL_NAMES[value]
+        if value < self.play_base:
+            return "discard " + card_name(value - DISCARD_BASE, jokers)
+        if value < self.joker_lead_base:
+            return "play " + card_name(value - self.play_base, jokers)
+        return (f"play {card_name(self.played_card(value), jokers)} "
+                f"{SUITS[(value - self.joker_lead_base) % 4]}")
+
+    def from_str(self, name: str) -> int:
+        """The id of an action name, the inverse of :meth:`to_str` (case-insensitive)."""
+        text = " ".join(str(name).strip().lower().split())
+        if text in _BY_NAME:
+            return _BY_NAME[text]
+        words = text.upper().split()
+        try:
+            if len(words) == 1:
+                word = words[0]
+                level, strain = word[:-2] if word.endswith("NT") else word[:-1], (
+                    "NT" if word.endswith("NT") else word[-1:])
+                if level.isdigit() and MIN_LEVEL <= int(level) <= MAX_LEVEL and strain in STRAINS:
+                    return bid_action(int(level), STRAINS.index(strain))
+            elif len(words) == 2 and words[0] in ("DISCARD", "PLAY"):
+                c = parse_card(words[1])
+                if c < self.num_cards:
+                    return (DISCARD_BASE if words[0] == "DISCARD" else self.play_base) + c
+            elif len(words) == 3 and words[0] == "PLAY" and words[2] in SUITS:
+                c = parse_card(words[1])
+                if is_joker(c):
+                    return self.joker_lead_action(c, SUITS.index(words[2]))
+        except ValueError:
+            pass
+        raise ValueError(
+            f"bad action name {name!r}: expected 'pass', a bid such as '6S' … '10NT', 'nullo', "
+            "'open nullo', 'double nullo', 'misdeal', 'discard <card>', 'play <card>', or "
+            "'play JK <suit>' (a joker lead naming S, C, D or H; 'BJ'/'RJ' with two jokers)")
+
+
+CALL_NAMES = tuple(_SPECIAL.get(a) or f"{bid_level(a)}{STRAINS[bid_strain(a)]}"
+                   for a in range(DISCARD_BASE))
+FOUR_HANDED = ActionTable(NUM_CARDS)
+SIX_HANDED = ActionTable(ALL_CARDS)
+_TABLES = {3: FOUR_HANDED, 4: FOUR_HANDED, 6: SIX_HANDED}
+
+
+def action_table(players: int) -> ActionTable:
+    """The action table of a table size (three players share the 4-player table)."""
+    return _TABLES[players]
 
 
 ACTION_NAMES = tuple(action_to_str(a) for a in range(NUM_ACTIONS))

@@ -7,10 +7,13 @@ bit ``c`` of a hand is set when the hand holds card ``c``.
   S, C, D, H = 0, 1, 2, 3 (the strain order of the auction) and ranks 4 5 6 7 8 9 10 J Q K A
   = 0 … 10;
 * ``44`` is the highest joker (``JK`` in a one-joker deck, ``BJ`` with two jokers) and ``45``
-  the red joker ``RJ``.
+  the red joker ``RJ``;
+* ``46..63``: the cards only the six-handed pack has (§9.2): ``2``, ``3``, ``11``, ``12`` of
+  every suit (``46 + 4 * suit + k``), then ``13H`` (62) and ``13D`` (63).  So the 4-player
+  action table (ids 0..45) is untouched, and every hand still fits a 64-bit mask.
 
-The ids of the 6-player cards (11, 12, 13) would follow from 46 on, so the 4-player action table
-(which covers ids 0..45) never changes when they arrive.
+A card's rank has a name (``ALL_RANKS[rank_of(c)]``) and a place in the plain order 2 3 4 … 10
+11 12 13 J Q K A (:data:`PLAIN_ORDER`), which is what decides tricks.
 
 Everything about bowers and jokers is decided by :func:`effective_suit` and
 :func:`card_strength`; the engine only reads the lookup tables built from them once per
@@ -24,34 +27,58 @@ from typing import Iterable, Iterator
 SUITS = "SCDH"
 SUIT_NAMES = ("spades", "clubs", "diamonds", "hearts")
 SUIT_SYMBOLS = "♠♣♦♥"
-RANKS = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+RANKS = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")  # of the 4-player packs
+SIX_HANDED_RANKS = ("2", "3", "11", "12", "13")
+ALL_RANKS = RANKS + SIX_HANDED_RANKS  # rank_of(c) indexes this
+#: PLAIN_ORDER[rank_of(c)]: a plain card's place, low to high: 2 3 4 … 10 11 12 13 J Q K A.
+PLAIN_ORDER = (2, 3, 4, 5, 6, 7, 8, 12, 13, 14, 15, 0, 1, 9, 10, 11)
 S, C, D, H = 0, 1, 2, 3
 NO_SUIT = 4  # the effective suit of a joker when there is no trump suit
 JACK = RANKS.index("J")
 JOKER = 44  # the highest joker: "JK" (one joker) or "BJ" (black joker, two jokers)
 RED_JOKER = 45
 NUM_CARDS = 46  # ids covered by the 4-player action table
+ALL_CARDS = 64  # every id, the six-handed pack's included
+FIRST_SIX_HANDED = 46
 JOKERS = (JOKER, RED_JOKER)
 JOKER_BITS = (1 << JOKER) | (1 << RED_JOKER)
 
 
 def card(rank: str, suit: str) -> int:
-    """The id of a plain card from its rank and suit letters."""
-    return SUITS.index(suit) * 11 + RANKS.index(rank)
+    """The id of a plain card from its rank and suit letters (ValueError if no pack has it)."""
+    s = SUITS.index(suit)
+    if rank in RANKS:
+        return s * 11 + RANKS.index(rank)
+    if rank in ("2", "3", "11", "12"):
+        return FIRST_SIX_HANDED + 4 * s + ("2", "3", "11", "12").index(rank)
+    if rank == "13" and suit in "HD":
+        return 62 if suit == "H" else 63
+    raise ValueError(f"no pack has the card {rank}{suit}")
+
+
+def _six_handed_card(c: int) -> tuple[int, int]:
+    """(suit, rank index) of an id 46..63."""
+    if c >= 62:
+        return (H if c == 62 else D), len(ALL_RANKS) - 1
+    k = c - FIRST_SIX_HANDED
+    return k // 4, len(RANKS) + k % 4
 
 
 def suit_of(c: int) -> int:
     """The printed suit of a plain card (``NO_SUIT`` for a joker)."""
-    return c // 11 if c < JOKER else NO_SUIT
+    if c < JOKER:
+        return c // 11
+    return NO_SUIT if c <= RED_JOKER else _six_handed_card(c)[0]
 
 
 def rank_of(c: int) -> int:
-    """The printed rank index of a plain card (0 = '4' … 10 = 'A')."""
-    return c % 11
+    """The printed rank of a plain card, an index into :data:`ALL_RANKS` (0 = '4' … 10 = 'A',
+    then the six-handed pack's 2 3 11 12 13)."""
+    return c % 11 if c < JOKER else _six_handed_card(c)[1]
 
 
 def is_joker(c: int) -> bool:
-    return c >= JOKER
+    return c == JOKER or c == RED_JOKER
 
 
 def same_colour_suit(suit: int) -> int:
@@ -68,9 +95,9 @@ def card_name(c: int, jokers: int = 1) -> str:
         return "BJ" if jokers == 2 else "JK"
     if c == RED_JOKER:
         return "RJ"
-    if not 0 <= c < JOKER:
-        raise ValueError(f"no card has id {c!r}; ids are 0..{NUM_CARDS - 1}")
-    return RANKS[rank_of(c)] + SUITS[suit_of(c)]
+    if not 0 <= c < ALL_CARDS:
+        raise ValueError(f"no card has id {c!r}; ids are 0..{ALL_CARDS - 1}")
+    return ALL_RANKS[rank_of(c)] + SUITS[suit_of(c)]
 
 
 _SYMBOL_TO_SUIT = {sym: SUITS[i] for i, sym in enumerate(SUIT_SYMBOLS)}
@@ -87,12 +114,15 @@ def parse_card(name: str) -> int:
     if len(text) >= 2:
         rank, suit = text[:-1], _SYMBOL_TO_SUIT.get(text[-1], text[-1])
         rank = "10" if rank == "T" else rank
-        if rank in RANKS and suit in SUITS:
-            return card(rank, suit)
+        if rank in ALL_RANKS and suit in SUITS:
+            try:
+                return card(rank, suit)
+            except ValueError:
+                pass  # 13S, 13C: in no pack
     raise ValueError(
-        f"bad card name {name!r}: expected a rank (4-10 or T, J, Q, K, A) followed by a suit "
-        "(S, C, D, H), for example '10S', 'JD', 'AH'; or 'JK' for the joker ('BJ'/'RJ' for the "
-        "black and red jokers)"
+        f"bad card name {name!r}: expected a rank (2-13 or T, J, Q, K, A; 2, 3, 11, 12, 13 are "
+        "the six-handed pack's) followed by a suit (S, C, D, H), for example '10S', 'JD', 'AH'; "
+        "or 'JK' for the joker ('BJ'/'RJ' for the black and red jokers)"
     )
 
 
@@ -128,9 +158,16 @@ DECKS: dict[str, tuple[int, ...]] = {
 }
 
 
+#: The packs of the other table sizes (§9.1, §9.2), which the ``deck`` option does not choose.
+TABLE_DECKS: dict[int, tuple[int, ...]] = {
+    3: tuple(sorted({c for c in _ALL_PLAIN if rank_of(c) >= RANKS.index("7")} | {JOKER})),
+    6: tuple(sorted(_ALL_PLAIN | {JOKER} | set(range(FIRST_SIX_HANDED, ALL_CARDS)))),
+}
+
+
 def deck_jokers(deck: str) -> int:
     """How many jokers a deck value holds."""
-    return sum(1 for c in DECKS[deck] if c >= JOKER)
+    return sum(1 for c in DECKS[deck] if is_joker(c))
 
 
 # -------------------------------------------------------------------- behaviour under a contract
@@ -149,7 +186,7 @@ def effective_suit(c: int, context: int) -> int:
     to no suit (``NO_SUIT``): the suit it stands for is the named or led suit of its trick.
     """
     if context < NT_STANDARD:
-        if c >= JOKER:
+        if is_joker(c):
             return context
         if rank_of(c) == JACK and suit_of(c) == same_colour_suit(context):
             return context
@@ -164,20 +201,20 @@ def card_strength(c: int, context: int, led: int) -> int:
     lowest card of the led suit.
     """
     suit = effective_suit(c, context)
-    plain = rank_of(c) if c < JOKER else 0
+    plain = 0 if is_joker(c) else PLAIN_ORDER[rank_of(c)]
     if context < NT_STANDARD and suit == context:
-        if c >= JOKER:
+        if is_joker(c):
             return 300 if c == JOKER else 299
         if rank_of(c) == JACK:
             return 250 if suit_of(c) == context else 249
         return 200 + plain
-    if c >= JOKER:
+    if is_joker(c):
         if context == NT_JOKERS_LOW:
             return 1 if c == JOKER else 0  # lowest of the suit, black still above red (§1.2)
         return 300 if c == JOKER else 299
     if suit != led:
         return -1
-    if context == NT_J5 and plain == JACK:
+    if context == NT_J5 and rank_of(c) == JACK:
         return 100
     return 10 + plain
 
@@ -188,13 +225,13 @@ class Tables:
     __slots__ = ("suit", "suit_mask", "strength")
 
     def __init__(self) -> None:
-        self.suit = [[effective_suit(c, t) for c in range(NUM_CARDS)] for t in range(NUM_CONTEXTS)]
+        self.suit = [[effective_suit(c, t) for c in range(ALL_CARDS)] for t in range(NUM_CONTEXTS)]
         self.suit_mask = [
-            [mask_of(c for c in range(NUM_CARDS) if self.suit[t][c] == s) for s in range(5)]
+            [mask_of(c for c in range(ALL_CARDS) if self.suit[t][c] == s) for s in range(5)]
             for t in range(NUM_CONTEXTS)
         ]
         self.strength = [
-            [[card_strength(c, t, led) for c in range(NUM_CARDS)] for led in range(5)]
+            [[card_strength(c, t, led) for c in range(ALL_CARDS)] for led in range(5)]
             for t in range(NUM_CONTEXTS)
         ]
 

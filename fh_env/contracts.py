@@ -70,36 +70,43 @@ class Bidding:
         return nullo_higher if new == nullo_type else not nullo_higher
 
 
-def hand_points(rules: Rules, contract: int, declaring_team: int,
-                team_tricks: tuple[int, int]) -> tuple[int, int]:
-    """The points each team scores for one hand (§6), before any game-level cap (§7.2).
+def hand_points(rules: Rules, contract: int, declaring_side: int,
+                side_tricks: tuple[int, ...]) -> tuple[int, ...]:
+    """The points each side scores for one hand (§6), before any game-level cap (§7.2).
 
-    ``contract`` is a bid action, or -1 for no-contract play (§3.3 ``play``), in which case
-    ``declaring_team`` is ignored.
+    A side is a team (four or six players) or a player (three players, §9.1); ``side_tricks``
+    holds the tricks each side took.  ``contract`` is a bid action, or -1 for no-contract play
+    (§3.3 ``play``), in which case ``declaring_side`` is ignored.  Each defending side scores on
+    its own account: its own tricks, and under ``tricks_and_nullo`` or ``when_set=to_defenders``
+    what the defence earns (with three players each defender scores it in full: the
+    specification gives the defenders' rights to each of them).
     """
     if contract < 0:
-        return (10 * team_tricks[0], 10 * team_tricks[1])
+        return tuple(10 * n for n in side_tricks)
     value = contract_value(rules, contract)
-    taken = team_tricks[declaring_team]
-    defenders_taken = NUM_TRICKS - taken
-    if contract in NULLO_TYPES:
+    taken = side_tricks[declaring_side]
+    nullo = contract in NULLO_TYPES
+    if nullo:
         made = taken == 0
-        defence = 10 * taken if rules.defender_scoring == "tricks_and_nullo" else 0
     else:
         made = taken >= bid_level(contract)
         if made and taken == NUM_TRICKS and rules.slam == "bonus" and value < 250:
             value = 250
-        defence = 10 * defenders_taken if rules.defender_scoring != "none" else 0
     if made:
-        declarer_pts = value
+        declarer_pts, bonus = value, 0
     elif rules.when_set == "subtract":
-        declarer_pts = -value
+        declarer_pts, bonus = -value, 0
     else:
-        declarer_pts, defence = 0, defence + value
-    points = [0, 0]
-    points[declaring_team] = declarer_pts
-    points[1 - declaring_team] = defence
-    return (points[0], points[1])
+        declarer_pts, bonus = 0, value
+    points = []
+    for side, tricks in enumerate(side_tricks):
+        if side == declaring_side:
+            points.append(declarer_pts)
+        elif nullo:
+            points.append(bonus + (10 * taken if rules.defender_scoring == "tricks_and_nullo" else 0))
+        else:
+            points.append(bonus + (10 * tricks if rules.defender_scoring != "none" else 0))
+    return tuple(points)
 
 
 def contract_made(contract: int, declaring_tricks: int) -> bool:
@@ -108,54 +115,81 @@ def contract_made(contract: int, declaring_tricks: int) -> bool:
     return declaring_tricks >= bid_level(contract)
 
 
-DRAW = 2  # the "winner" of a drawn game
+DRAW = -2  # the "winner" of a drawn game: no side (team or player) has this number
 
 
-def end_of_hand(rules: Rules, scores: tuple[int, int], points: tuple[int, int],
-                declaring_team: int, made: bool, hands_played: int
-                ) -> tuple[tuple[int, int], int | None]:
+def end_of_hand(rules: Rules, scores: tuple[int, ...], points: tuple[int, ...],
+                declaring_side: int, made: bool, hands_played: int,
+                takers: tuple[int, ...] = ()) -> tuple[tuple[int, ...], int | None]:
     """Apply a hand's points to the game (§7): the new scores and the winner, if the game ended.
 
-    ``declaring_team`` is -1 for no-contract play.  The winner is 0 or 1 (a team), ``DRAW``, or
-    None while the game goes on.  ``hands_played`` counts this hand.
+    One entry per side (two teams, or three players).  ``declaring_side`` is -1 for
+    no-contract play.  The winner is a side, ``DRAW``, or None while the game goes on.
+    ``hands_played`` counts this hand; ``takers`` is the side that took each trick, in order
+    (three players: who reached the target first, §9.1).
 
-    Decisions where the specification is silent: under ``defenders_stop_*`` the cap also applies to both
-    teams' points in no-contract play (nobody declared, so nobody earned them by bidding), and
-    to the value awarded to the defenders under ``when_set=to_defenders``.
+    Decisions where the specification is silent: under ``defenders_stop_*`` the cap also applies
+    to every side's points in no-contract play (nobody declared, so nobody earned them by
+    bidding), and to the value awarded to the defenders under ``when_set=to_defenders``.  With
+    three players, a player who falls to the floor ends the game and the highest score wins
+    (a tie for it is a draw), as the higher score wins between two teams; and when two
+    defenders reach the target on one hand, the one whose trick took them there first wins
+    (if only the set value took them there, the higher score wins).
     """
-    new = [scores[0] + points[0], scores[1] + points[1]]
+    sides = len(scores)
+    new = [s + p for s, p in zip(scores, points)]
     on_target = rules.on_target
     # §7.2's on_target options apply "with points"; a game of a fixed number of hands has no
     # target, so defending points are not capped there.
     if on_target.startswith("defenders_stop_") and rules.game_over == "points":
         ceiling = rules.target - int(on_target.rsplit("_", 1)[1])
-        for team in (0, 1):
-            if team != declaring_team and points[team] > 0:
-                new[team] = min(new[team], max(scores[team], ceiling))
-    result = (new[0], new[1])
+        for side in range(sides):
+            if side != declaring_side and points[side] > 0:
+                new[side] = min(new[side], max(scores[side], ceiling))
+    result = tuple(new)
     if rules.game_over == "hands":
         if hands_played >= rules.hands_to_play:
             return result, _higher(result)
         return result, None
     target, floor = rules.target, rules.floor
     if on_target == "must_bid":
-        if declaring_team >= 0 and made and new[declaring_team] >= target:
-            return result, declaring_team
-        down = [team for team in (0, 1) if new[team] <= floor]
-        if len(down) == 1:
-            return result, 1 - down[0]
-        if len(down) == 2:
+        if declaring_side >= 0 and made and new[declaring_side] >= target:
+            return result, declaring_side
+        down = [side for side in range(sides) if new[side] <= floor]
+        if not down:
+            return result, None
+        if len(down) == sides:
             return result, _higher(result)
+        return result, _higher(result, [s for s in range(sides) if s not in down])
+    reached = [side for side in range(sides) if new[side] >= target]
+    if not reached and all(s > floor for s in new):
         return result, None
-    if any(s >= target or s <= floor for s in new):
-        if (on_target == "declarers_win_both" and declaring_team >= 0
-                and new[0] >= target and new[1] >= target):
-            return result, declaring_team
-        return result, _higher(result)
-    return result, None
+    if sides == 3 and len(reached) > 1:
+        if declaring_side in reached:
+            return result, declaring_side
+        first = _first_to_reach(scores, reached, takers, target)
+        return result, first if first is not None else _higher(result, reached)
+    if (on_target == "declarers_win_both" and declaring_side >= 0
+            and len(reached) == sides):
+        return result, declaring_side
+    return result, _higher(result)
 
 
-def _higher(scores: tuple[int, int]) -> int:
-    if scores[0] == scores[1]:
-        return DRAW
-    return 0 if scores[0] > scores[1] else 1
+def _first_to_reach(scores: tuple[int, ...], reached: list[int], takers: tuple[int, ...],
+                    target: int) -> int | None:
+    """Of the sides that reached ``target``, the one whose own trick (10 points each) took it
+    there first; None if no trick did (the set value took them there)."""
+    running = list(scores)
+    for side in takers:
+        running[side] += 10
+        if side in reached and running[side] >= target:
+            return side
+    return None
+
+
+def _higher(scores: tuple[int, ...], among: list[int] | None = None) -> int:
+    """The side with the highest score (of ``among``), or ``DRAW`` when two share it."""
+    sides = list(range(len(scores))) if among is None else among
+    best = max(scores[s] for s in sides)
+    top = [s for s in sides if scores[s] == best]
+    return top[0] if len(top) == 1 else DRAW

@@ -28,6 +28,10 @@ Decisions where the specification is silent, written down here once:
 * ``finish_early`` (§5.10) stops play once the hand's points are the same for every number of
   the remaining tricks the declaring side could take.
 * ``game_over=hands`` counts hands that were played (a hand thrown in is not a hand played).
+* Six players (§9.2): ``sitting_out`` holds the first partner who sits out in nullo and open
+  nullo (the declarer's left partner, two seats on); the other sits two seats further on.
+  :func:`trick_order` knows both.  Three players (§9.1): nobody sits out; each player is a
+  side of their own, so results and scores have three entries.
 """
 
 from __future__ import annotations
@@ -38,9 +42,9 @@ from enum import IntEnum
 from typing import Any, Iterable, Sequence
 
 from . import actions as A
-from .actions import action_to_str
-from .cards import (DECKS, HONOURS, JOKER, JOKER_BITS, NO_SUIT, NT_J5, NT_JOKERS_LOW, NT_STANDARD,
-                    TABLES, card_name, cards_of, mask_of, parse_card)
+from .actions import action_table
+from .cards import (HONOURS, JOKER, JOKER_BITS, NO_SUIT, NT_J5, NT_JOKERS_LOW, NT_STANDARD,
+                    TABLES, card_name, cards_of, is_joker, mask_of, parse_card)
 from .contracts import NUM_TRICKS, Bidding, contract_made, end_of_hand, hand_points
 from .rules import Rules
 
@@ -57,23 +61,37 @@ NO_CONTRACT = -1  # the "contract" of no-contract play (§3.3 all_pass=play)
 # Hot-path constants as module globals (one lookup instead of an attribute chain).
 _AUCTION, _EXCHANGE, _PLAY, _HAND_OVER = (Phase.AUCTION, Phase.EXCHANGE, Phase.PLAY,
                                         Phase.HAND_OVER)
-_NUM_ACTIONS, _DISCARD_BASE = A.NUM_ACTIONS, A.DISCARD_BASE
-_PLAY_BASE, _JOKER_LEAD_BASE = A.PLAY_BASE, A.JOKER_LEAD_BASE
+_DISCARD_BASE = A.DISCARD_BASE
 _SUIT, _SUIT_MASK, _STRENGTH = TABLES.suit, TABLES.suit_mask, TABLES.strength
 
 
-def _trick_orders() -> tuple[tuple[tuple[int, ...], ...], ...]:
-    return tuple(tuple(tuple(s for s in ((leader + i) % 4 for i in range(4)) if s != out)
-                       for out in (-1, 0, 1, 2, 3)) for leader in range(4))
+def sitting_out_seats(players: int, sitting_out: int) -> tuple[int, ...]:
+    """The seats that sit out a hand whose ``sitting_out`` field is given: none (-1), the
+    declarer's partner (four players), or both partners (six players, §9.2)."""
+    if sitting_out < 0:
+        return ()
+    return (sitting_out, (sitting_out + 2) % 6) if players == 6 else (sitting_out,)
 
 
-_TRICK_ORDER = _trick_orders()  # [leader][sitting_out + 1]
+def _trick_orders(players: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    return tuple(tuple(tuple(s for s in ((leader + i) % players for i in range(players))
+                             if s not in sitting_out_seats(players, out))
+                       for out in range(-1, players)) for leader in range(players))
 
 
-def trick_order(leader: int, sitting_out: int = -1) -> tuple[int, ...]:
-    """The seats in playing order for a trick led by ``leader``, clockwise, skipping the seat
-    that sits out (-1: none).  The one place that knows the order; everything else reads it."""
-    return _TRICK_ORDER[leader][sitting_out + 1]
+_TRICK_ORDER = {n: _trick_orders(n) for n in (3, 4, 6)}  # [players][leader][sitting_out + 1]
+
+
+def trick_order(leader: int, sitting_out: int = -1, players: int = 4) -> tuple[int, ...]:
+    """The seats in playing order for a trick led by ``leader``, clockwise, skipping the seats
+    that sit out (``sitting_out`` as in :func:`sitting_out_seats`).  The one place that knows
+    the order; everything else reads it."""
+    return _TRICK_ORDER[players][leader][sitting_out + 1]
+
+
+def side_of(players: int, seat: int) -> int:
+    """The side a seat scores for: its team (seat parity, four or six players) or itself."""
+    return seat if players == 3 else seat % 2
 
 
 class IllegalActionError(ValueError):
@@ -86,9 +104,9 @@ class HandResult:
 
     contract: int | None
     declarer: int | None
-    tricks: tuple[int, int]
-    hand_points: tuple[int, int]
-    game_points: tuple[int, int]
+    tricks: tuple[int, ...]  # per side: two teams, or three players (§9.1)
+    hand_points: tuple[int, ...]
+    game_points: tuple[int, ...]
     made: bool | None
     thrown_in: str | None  # "all_pass", "inkle", "misdeal" or None
 
@@ -96,14 +114,21 @@ class HandResult:
     def contract_name(self) -> str | None:
         if self.contract is None:
             return None
-        return "no contract" if self.contract == NO_CONTRACT else action_to_str(self.contract)
+        return "no contract" if self.contract == NO_CONTRACT else A.action_to_str(self.contract)
 
 
 class _RuleTables:
     """What the engine derives once from a rule set."""
 
     def __init__(self, rules: Rules) -> None:
-        self.deck = DECKS[rules.deck]
+        self.deck = rules.cards
+        self.players = rules.players
+        self.sides = rules.sides
+        self.actions = action_table(rules.players)
+        self.play_base = self.actions.play_base
+        self.joker_lead_base = self.actions.joker_lead_base
+        self.num_actions = self.actions.num_actions
+        self.trick_orders = _TRICK_ORDER[rules.players]
         self.bidding = Bidding(rules)
         self.kitty_size = rules.kitty_size
         self.rounds = 0 if rules.bidding_rounds == "unlimited" else int(rules.bidding_rounds)
@@ -146,7 +171,7 @@ def rule_tables(rules: Rules) -> _RuleTables:
 
 
 def deal_cards(rules: Rules, seed: int, deal_index: int) -> tuple[list[int], int]:
-    """The deal of one hand: four 10-card hands and the kitty, as bitmasks (§1.3, §1.4)."""
+    """The deal of one hand: a 10-card hand per player and the kitty, as bitmasks (§1.3, §1.4)."""
     rng = random.Random(f"{seed}/{deal_index}")
     deck = list(rule_tables(rules).deck)
     kitty: list[int] = []
@@ -154,8 +179,9 @@ def deal_cards(rules: Rules, seed: int, deal_index: int) -> tuple[list[int], int
         deck.remove(JOKER)
         kitty.append(JOKER)
     rng.shuffle(deck)
-    hands = [mask_of(deck[10 * i: 10 * i + 10]) for i in range(4)]
-    return hands, mask_of(kitty + deck[40:])
+    n = rules.players
+    hands = [mask_of(deck[10 * i: 10 * i + 10]) for i in range(n)]
+    return hands, mask_of(kitty + deck[10 * n:])
 
 
 class State:
@@ -184,12 +210,13 @@ class State:
         self.seed = int(seed)
         self.deal_index = 0
         self.hands_played = 0
-        self.scores = [0, 0]
+        self.scores = [0] * self._t.sides
         self.winner: int | None = None
+        n = self._t.players
         if dealer is None:
-            dealer = random.Random(f"{self.seed}/dealer").randrange(4)
-        if dealer not in (0, 1, 2, 3):
-            raise ValueError(f"dealer must be a seat 0..3, not {dealer!r}")
+            dealer = random.Random(f"{self.seed}/dealer").randrange(n)
+        if dealer not in range(n):
+            raise ValueError(f"dealer must be a seat 0..{n - 1}, not {dealer!r}")
         self._start_hand(dealer, deal)
 
     @classmethod
@@ -213,7 +240,8 @@ class State:
         self.hands = list(hands)
         self.kitty = kitty
         self.phase = Phase.AUCTION
-        self.turn = (dealer + 1) % 4
+        n = self._t.players
+        self.turn = (dealer + 1) % n
         self.calls: list[tuple[int, int]] = []
         self.open_bids = ALL_BIDS
         self.high_bid = -1
@@ -235,10 +263,10 @@ class State:
         self.trick: list[int] = []
         self.led = -1
         self.tricks: list[tuple[int, tuple[int, ...], int, int]] = []
-        self.tricks_won = [0, 0, 0, 0]
+        self.tricks_won = [0] * n
         self.suits_led = 0
         self.first_led = [-1, -1, -1, -1, -1]
-        self.voids = [0, 0, 0, 0]
+        self.voids = [0] * n
         self.exposed = False
         self.result: HandResult | None = None
         self._legal = -1
@@ -249,7 +277,7 @@ class State:
             raise IllegalActionError(
                 f"next_hand() is only possible when a hand is over, not in phase {self.phase.name}")
         same = self.result is not None and self.result.thrown_in == "misdeal"
-        self._start_hand(self.dealer if same else (self.dealer + 1) % 4, deal)
+        self._start_hand(self.dealer if same else (self.dealer + 1) % self._t.players, deal)
 
     # ------------------------------------------------------------------ copying, saving
     def clone(self) -> "State":
@@ -337,12 +365,16 @@ class State:
     def game_over(self) -> bool:
         return self.phase == Phase.GAME_OVER
 
-    def team_tricks(self) -> tuple[int, int]:
+    def team_tricks(self) -> tuple[int, ...]:
+        """Tricks taken so far by each side: the two teams, or each of three players."""
         w = self.tricks_won
-        return (w[0] + w[2], w[1] + w[3])
+        if len(w) == 3:
+            return tuple(w)
+        return (sum(w[0::2]), sum(w[1::2]))
 
     def active_seats(self) -> int:
-        return 3 if self.sitting_out >= 0 else 4
+        """How many seats play to each trick this hand."""
+        return len(self._t.trick_orders[0][self.sitting_out + 1])
 
     def legal_mask(self) -> int:
         """The legal actions as a bitmask over action ids (bit ``a`` set when ``a`` is legal)."""
@@ -372,7 +404,7 @@ class State:
         return out
 
     def is_legal(self, action: int) -> bool:
-        return 0 <= action < A.NUM_ACTIONS and (self.legal_mask() >> action) & 1 == 1
+        return 0 <= action < self._t.num_actions and (self.legal_mask() >> action) & 1 == 1
 
     # ------------------------------------------------------------------ applying actions
     def apply(self, action: int) -> None:
@@ -380,7 +412,8 @@ class State:
         legal = self._legal
         if legal < 0:
             legal = self.legal_mask()
-        if not (isinstance(action, int) and 0 <= action < _NUM_ACTIONS and legal >> action & 1):
+        if not (isinstance(action, int) and 0 <= action < self._t.num_actions
+                and legal >> action & 1):
             raise IllegalActionError(self.illegal_message(action))
         self._legal = -1
         phase = self.phase
@@ -392,16 +425,16 @@ class State:
             self._discard(action - _DISCARD_BASE)
 
     def apply_str(self, name: str) -> None:
-        self.apply(A.str_to_action(name))
+        self.apply(self._t.actions.from_str(name))
 
     def illegal_message(self, action: object) -> str:
         """Why ``action`` cannot be applied now: the action, the phase, the seat on turn and the
         legal actions (the text of :class:`IllegalActionError`)."""
         try:
-            name = action_to_str(action, self.rules.jokers)  # type: ignore[arg-type]
+            name = self.action_name(action)  # type: ignore[arg-type]
         except ValueError:
             name = "not an action id"
-        legal = ", ".join(action_to_str(a, self.rules.jokers) for a in self.legal_actions())
+        legal = ", ".join(self.action_name(a) for a in self.legal_actions())
         who = f"seat {self.turn}" if not self.is_terminal else "nobody (the hand is over)"
         return (f"illegal action {action!r} ({name}) in phase {self.phase.name} for {who}; "
                 f"legal actions: {legal or 'none'}")
@@ -410,8 +443,8 @@ class State:
     def _legal_calls(self) -> int:
         r, seat = self.rules, self.turn
         legal = 1 << A.PASS
-        if (r.stick_the_dealer and seat == self.dealer and len(self.calls) == 3
-                and self.high_bid < 0):
+        if (r.stick_the_dealer and seat == self.dealer
+                and len(self.calls) == self._t.players - 1 and self.high_bid < 0):
             legal = 0
         t = self._t
         open_bids = self.open_bids
@@ -428,7 +461,7 @@ class State:
         if r.double_nullo != "off" and (
                 r.double_nullo == "anytime" or self.nullo_bidders >> ((seat + 2) % 4) & 1):
             legal |= open_bids & (1 << A.DOUBLE_NULLO)
-        if r.misdeal and self.position < 4 and not self.hands[seat] & HONOURS:
+        if r.misdeal and self.position < self._t.players and not self.hands[seat] & HONOURS:
             legal |= 1 << A.MISDEAL
         return legal
 
@@ -475,16 +508,16 @@ class State:
 
     def _next_caller(self, seat: int) -> None:
         """Pass the turn clockwise to the next seat that may call, or end the auction."""
-        rounds, high = self._t.rounds, self.high_bidder
-        for distance in (1, 2, 3, 4):
-            nxt = (seat + distance) % 4
+        rounds, high, n = self._t.rounds, self.high_bidder, self._t.players
+        for distance in range(1, n + 1):
+            nxt = (seat + distance) % n
             if nxt == high:
-                others_done = not any(self._may_call(s) for s in range(4) if s != high)
+                others_done = not any(self._may_call(s) for s in range(n) if s != high)
                 if not (others_done and self.rules.raise_own_bid and nxt != seat):
                     continue
             elif not self._may_call(nxt):
                 continue
-            if rounds and self.position + distance >= 4 * rounds:
+            if rounds and self.position + distance >= n * rounds:
                 break
             self.position += distance
             self.turn = nxt
@@ -499,7 +532,7 @@ class State:
                 return
             self.contract = NO_CONTRACT
             self.context = self._t.no_trump_context
-            self._start_play((self.dealer + 1) % 4)
+            self._start_play((self.dealer + 1) % self._t.players)
             return
         if A.is_ordinary_bid(high) and A.bid_level(high) < r.min_bid_level:
             self._throw_in("inkle")
@@ -507,8 +540,8 @@ class State:
         self.contract, self.declarer = high, self.high_bidder
         if high in A.NULLO_TYPES:
             self.context = self._t.nullo_context
-            if high != A.DOUBLE_NULLO:
-                self.sitting_out = (self.declarer + 2) % 4
+            if high != A.DOUBLE_NULLO and self._t.players != 3:  # §2.2, §9.1, §9.2
+                self.sitting_out = (self.declarer + 2) % self._t.players
             exchange = r.nullo_kitty == "always" or (r.nullo_kitty == "nullo_only"
                                                      and high != A.OPEN_NULLO)
         else:
@@ -521,8 +554,8 @@ class State:
             self._start_play(self._first_leader())
 
     def _throw_in(self, reason: str) -> None:
-        self.result = HandResult(None, None, (0, 0), (0, 0), (self.scores[0], self.scores[1]),
-                                 None, reason)
+        zeros = (0,) * self._t.sides
+        self.result = HandResult(None, None, zeros, zeros, tuple(self.scores), None, reason)
         self.phase = Phase.HAND_OVER
         self.turn = -1
 
@@ -550,8 +583,10 @@ class State:
 
     # ------------------------------------------------------------------ play (§5)
     def _first_leader(self) -> int:
-        leader = self.declarer if self.rules.first_leader == "declarer" else (self.dealer + 1) % 4
-        return (leader + 1) % 4 if leader == self.sitting_out else leader
+        """§5.1: the declarer or the dealer's left, or the next seat that plays."""
+        n = self._t.players
+        leader = self.declarer if self.rules.first_leader == "declarer" else (self.dealer + 1) % n
+        return self._t.trick_orders[leader][self.sitting_out + 1][0]
 
     def _start_play(self, leader: int) -> None:
         self.phase = Phase.PLAY
@@ -563,31 +598,32 @@ class State:
         hand = self.hands[self.turn]
         ctx = self.context
         r = self.rules
+        play_base = self._t.play_base
         if not self.trick:
             if ctx < NT_STANDARD or not hand & JOKER_BITS:
-                return hand << _PLAY_BASE
+                return hand << play_base
             plain = hand & ~JOKER_BITS
-            legal = plain << A.PLAY_BASE
+            legal = plain << play_base
             suits = self._nameable_suits()
             if not suits and not plain:
                 suits = 0b1111
             if suits:
                 for j in cards_of(hand & JOKER_BITS):
-                    legal |= suits << A.joker_lead_action(j, 0)
+                    legal |= suits << self._t.actions.joker_lead_action(j, 0)
             return legal
         led = self.led
         follow = hand & _SUIT_MASK[ctx][led]
         if ctx < NT_STANDARD:
-            return (follow or hand) << _PLAY_BASE
+            return (follow or hand) << play_base
         jokers = hand & JOKER_BITS
         if follow:
             if jokers and (r.joker_follow == "anytime" or (
                     r.joker_follow == "first_or_last" and self.first_led[led] == len(self.tricks))):
                 follow |= jokers
-            return follow << A.PLAY_BASE
+            return follow << play_base
         if jokers and r.nullo_must_play_joker and self.contract in A.NULLO_TYPES:
-            return jokers << A.PLAY_BASE
-        return hand << A.PLAY_BASE
+            return jokers << play_base
+        return hand << play_base
 
     def _nameable_suits(self) -> int:
         """The suits a joker lead may name under ``joker_lead`` (§5.5), as a 4-bit mask."""
@@ -601,14 +637,14 @@ class State:
         return 0  # last_card
 
     def _play(self, action: int) -> None:
-        seat = self.turn
-        if action >= _JOKER_LEAD_BASE:
-            c = JOKER + (action - _JOKER_LEAD_BASE) // 4
-            named = (action - _JOKER_LEAD_BASE) % 4
+        seat, t = self.turn, self._t
+        if action >= t.joker_lead_base:
+            c = JOKER + (action - t.joker_lead_base) // 4
+            named = (action - t.joker_lead_base) % 4
             if not self._nameable_suits():
                 self.voids[seat] |= 0b1111  # only legal because it held nothing but jokers
         else:
-            c = action - _PLAY_BASE
+            c = action - t.play_base
             named = -1
         bit = 1 << c
         trick = self.trick
@@ -622,7 +658,7 @@ class State:
             self._note_void(seat, c)
         self.hands[seat] ^= bit
         trick.append(c)
-        order = _TRICK_ORDER[self.leader][self.sitting_out + 1]
+        order = t.trick_orders[self.leader][self.sitting_out + 1]
         if len(trick) < len(order):
             self.turn = order[len(trick)]
             return
@@ -631,7 +667,7 @@ class State:
     def _note_void(self, seat: int, c: int) -> None:
         """Record what a card that does not follow the led suit shows about the hand."""
         led, ctx, r = self.led, self.context, self.rules
-        if c < JOKER or ctx < NT_STANDARD:
+        if not is_joker(c) or ctx < NT_STANDARD:
             self.voids[seat] |= 1 << led
             if ctx >= NT_STANDARD and r.nullo_must_play_joker and self.contract in A.NULLO_TYPES:
                 self.voids[seat] |= 1 << NO_SUIT  # void and no joker played: it holds none
@@ -648,7 +684,7 @@ class State:
             s = strength[c]
             if s > best:
                 best, best_i = s, i
-        winner = _TRICK_ORDER[self.leader][self.sitting_out + 1][best_i]
+        winner = self._t.trick_orders[self.leader][self.sitting_out + 1][best_i]
         self.tricks.append((self.leader, tuple(trick), winner, self.led))
         self.tricks_won[winner] += 1
         self.trick = []
@@ -661,16 +697,13 @@ class State:
 
     def _determined(self) -> bool:
         """§5.10: the hand's points no longer depend on who takes the remaining tricks."""
-        team = self.declarer % 2 if self.declarer >= 0 else 0
+        side = side_of(self._t.players, self.declarer) if self.declarer >= 0 else 0
         taken = self.team_tricks()
         remaining = NUM_TRICKS - len(self.tricks)
         outcomes = set()
-        for extra in range(remaining + 1):
-            tricks = [0, 0]
-            tricks[team] = taken[team] + extra
-            tricks[1 - team] = taken[1 - team] + remaining - extra
-            outcomes.add(hand_points(self.rules, self._scored_contract(), team,
-                                     (tricks[0], tricks[1])))
+        for extra in _splits(remaining, len(taken)):
+            tricks = tuple(a + b for a, b in zip(taken, extra))
+            outcomes.add(hand_points(self.rules, self._scored_contract(), side, tricks))
             if len(outcomes) > 1:
                 return False
         return True
@@ -681,15 +714,16 @@ class State:
     # ------------------------------------------------------------------ scoring (§6, §7)
     def _score_hand(self) -> None:
         contract = self._scored_contract()
-        team = self.declarer % 2 if self.declarer >= 0 else -1
+        side = side_of(self._t.players, self.declarer) if self.declarer >= 0 else -1
         tricks = self.team_tricks()
-        points = hand_points(self.rules, contract, max(team, 0), tricks)
-        made = contract_made(contract, tricks[team]) if team >= 0 else None
+        points = hand_points(self.rules, contract, max(side, 0), tricks)
+        made = contract_made(contract, tricks[side]) if side >= 0 else None
         self.hands_played += 1
-        new_scores, winner = end_of_hand(self.rules, (self.scores[0], self.scores[1]), points,
-                                         team, bool(made), self.hands_played)
+        takers = tuple(side_of(self._t.players, w) for _, _, w, _ in self.tricks)
+        new_scores, winner = end_of_hand(self.rules, tuple(self.scores), points, side,
+                                         bool(made), self.hands_played, takers)
         self.scores = list(new_scores)
-        self.result = HandResult(contract, self.declarer if team >= 0 else None, tricks, points,
+        self.result = HandResult(contract, self.declarer if side >= 0 else None, tricks, points,
                                  new_scores, made, None)
         self.turn = -1
         if winner is None:
@@ -703,7 +737,8 @@ class State:
         return card_name(c, self.rules.jokers)
 
     def action_name(self, action: int) -> str:
-        return action_to_str(action, self.rules.jokers)
+        """The name of an action in this table size's action table."""
+        return self._t.actions.to_str(action, self.rules.jokers)
 
     def __repr__(self) -> str:
         hands = " | ".join(" ".join(self.card_name(c) for c in cards_of(h)) for h in self.hands)
@@ -716,10 +751,21 @@ def _card_id(c: int | str) -> int:
     return parse_card(c) if isinstance(c, str) else int(c)
 
 
+def _splits(total: int, parts: int) -> Iterable[tuple[int, ...]]:
+    """Every way to share ``total`` tricks among ``parts`` sides."""
+    if parts == 1:
+        yield (total,)
+        return
+    for first in range(total + 1):
+        for rest in _splits(total - first, parts - 1):
+            yield (first,) + rest
+
+
 def check_deal(rules: Rules, hands: Sequence[int], kitty: int) -> None:
-    """Raise ValueError unless four 10-card hands and the kitty are exactly the rules' deck."""
-    if len(hands) != 4:
-        raise ValueError(f"a deal needs 4 hands, got {len(hands)}")
+    """Raise ValueError unless the 10-card hands (one per player) and the kitty are exactly the
+    rules' pack."""
+    if len(hands) != rules.players:
+        raise ValueError(f"a deal needs {rules.players} hands, got {len(hands)}")
     names = lambda m: " ".join(card_name(c, rules.jokers) for c in cards_of(m))  # noqa: E731
     for seat, hand in enumerate(hands):
         if hand.bit_count() != 10:
@@ -729,10 +775,11 @@ def check_deal(rules: Rules, hands: Sequence[int], kitty: int) -> None:
         if seen & m:
             raise ValueError(f"cards dealt twice: {names(seen & m)}")
         seen |= m
-    deck = mask_of(DECKS[rules.deck])
+    deck = mask_of(rules.cards)
     if seen != deck:
         missing, extra = deck & ~seen, seen & ~deck
-        raise ValueError(f"the deal does not match deck {rules.deck!r}: "
+        pack = f"deck {rules.deck!r}" if rules.players == 4 else f"the {rules.players}-player pack"
+        raise ValueError(f"the deal does not match {pack}: "
                          f"missing {names(missing) or 'nothing'}; not in the deck "
                          f"{names(extra) or 'nothing'}")
     if rules.highest_joker_in_kitty and not kitty >> JOKER & 1:

@@ -16,7 +16,7 @@ from pathlib import Path
 import os
 from typing import Any, Union
 
-from .cards import DECKS, deck_jokers
+from .cards import DECKS, TABLE_DECKS, is_joker
 
 _CHOICES: dict[str, tuple[Any, ...]] = {
     "deck": tuple(DECKS),
@@ -41,7 +41,7 @@ _CHOICES: dict[str, tuple[Any, ...]] = {
     "game_over": ("points", "hands"),
     "on_target": ("highest", "must_bid", "declarers_win_both", "defenders_stop_10",
                   "defenders_stop_40"),
-    "players": (4,),
+    "players": (4, 3, 6),
 }
 
 
@@ -100,7 +100,7 @@ class Rules:
     target: int = 500
     floor: int = -500
     on_target: str = "defenders_stop_10"
-    # §9 table size: only 4 players are implemented so far.
+    # §9 table size: 3, 4 or 6 players.
     players: int = 4
 
     def __post_init__(self) -> None:
@@ -126,7 +126,18 @@ class Rules:
         if self.floor >= self.target:
             raise ValueError(f"rule options floor={self.floor} and target={self.target}: "
                              "the floor must be below the target")
-        jokers = deck_jokers(self.deck)
+        if self.players != 4:
+            # §9.3: the pack is the table size's; double nullo needs the one partner.
+            odd = []
+            if self.deck != Rules.deck:
+                odd.append(f"deck={self.deck!r}")
+            if self.double_nullo != "off":
+                odd.append(f"double_nullo={self.double_nullo!r}")
+            if odd:
+                raise ValueError(f"rule option players={self.players} does not combine with "
+                                 f"{' and '.join(odd)}: the {self.players}-player pack is fixed "
+                                 "and double nullo needs a single partner (§9.3)")
+        jokers = self.jokers
         if jokers == 0:
             for name in ("highest_joker_in_kitty", "six_nt_shows_joker"):
                 if getattr(self, name):
@@ -138,13 +149,25 @@ class Rules:
 
     # ------------------------------------------------------------------ derived facts
     @property
+    def cards(self) -> tuple[int, ...]:
+        """The card ids of the pack: the ``deck`` option's with four players, the table size's
+        own with three or six (§9.1, §9.2)."""
+        return TABLE_DECKS.get(self.players) or DECKS[self.deck]
+
+    @property
     def jokers(self) -> int:
-        """How many jokers the deck holds (0, 1 or 2)."""
-        return deck_jokers(self.deck)
+        """How many jokers the pack holds (0, 1 or 2)."""
+        return sum(1 for c in self.cards if is_joker(c))
 
     @property
     def kitty_size(self) -> int:
-        return len(DECKS[self.deck]) - 40
+        """Every player gets 10 cards; the rest is the kitty (§1.2, §9)."""
+        return len(self.cards) - 10 * self.players
+
+    @property
+    def sides(self) -> int:
+        """Who scores: two teams (4 or 6 players) or each of three players (§9.1)."""
+        return 3 if self.players == 3 else 2
 
     def replace(self, **changes: Any) -> "Rules":
         """A copy with some options changed (validated like any other)."""
@@ -270,3 +293,6 @@ PRESETS: dict[str, dict[str, Any]] = {
     "american-45": dict(deck="45", bidding_rounds=3, min_bid_level=7, inkle=True,
                         slam="bid_value", on_target="must_bid"),
 }
+# §9.4: the variants of seed 003 are avondale-classic at the other table sizes.
+PRESETS["three-handed"] = dict(PRESETS["avondale-classic"], players=3)
+PRESETS["six-handed"] = dict(PRESETS["avondale-classic"], players=6)

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import actions as A
-from .cards import DECKS, cards_of, mask_of
-from .engine import NO_CONTRACT, Phase, State
+from .cards import cards_of, mask_of
+from .engine import NO_CONTRACT, Phase, State, side_of
 from .rules import Rules
 
 
@@ -25,7 +25,7 @@ class SeatView:
     turn: int  # the seat on turn, -1 when the hand is over
     dealer: int
     hand: int
-    hand_sizes: tuple[int, int, int, int]
+    hand_sizes: tuple[int, ...]  # one per seat (3, 4 or 6)
     calls: tuple[tuple[int, int], ...]  # (seat, action) in order
     high_bid: int  # -1 while nobody has bid
     high_bidder: int
@@ -42,10 +42,10 @@ class SeatView:
     trick: tuple[int, ...]  # cards of the trick in progress, in play order from ``leader``
     led: int  # the led suit of the trick in progress, -1 when none
     tricks: tuple[tuple[int, tuple[int, ...], int, int], ...]  # (leader, cards, winner, led)
-    tricks_won: tuple[int, int, int, int]
-    voids: tuple[int, int, int, int]  # bits 0..3 suits shown void, bit 4 shown no joker
-    shows_joker: int  # seats whose 6NT showed a joker (§3.8), as a 4-bit mask
-    scores: tuple[int, int]
+    tricks_won: tuple[int, ...]  # per seat
+    voids: tuple[int, ...]  # per seat: bits 0..3 suits shown void, bit 4 shown no joker
+    shows_joker: int  # seats whose 6NT showed a joker (§3.8), as a mask over seats
+    scores: tuple[int, ...]  # per side: two teams, or three players
     hands_played: int
     legal: int  # legal action mask when ``seat`` is on turn, else 0
 
@@ -65,14 +65,15 @@ class SeatView:
             # Its discards are the kitty, unless a later exchange (double nullo's partner,
             # §4.3) picked them up: then they may be in the partner's hand.
             known |= self.exchanges[-1][2]
-        return mask_of(DECKS[self.rules.deck]) & ~known
+        return mask_of(self.rules.cards) & ~known
 
     def legal_actions(self) -> list[int]:
         return list(cards_of(self.legal))
 
     @property
     def team(self) -> int:
-        return self.seat % 2
+        """The side this seat scores for (its team, or itself with three players)."""
+        return side_of(self.rules.players, self.seat)
 
     @property
     def is_nullo(self) -> bool:
@@ -84,9 +85,9 @@ class SeatView:
 
 
 def seat_view(state: State, seat: int) -> SeatView:
-    """The view of ``seat`` (0..3) of the current state."""
-    if seat not in (0, 1, 2, 3):
-        raise ValueError(f"seat must be 0..3, not {seat!r}")
+    """The view of ``seat`` (0..players-1) of the current state."""
+    if seat not in range(state.rules.players):
+        raise ValueError(f"seat must be 0..{state.rules.players - 1}, not {seat!r}")
     exchanges = tuple((s, picked, discarded) for s, picked, discarded in state.exchanges
                       if s == seat)
     exposed = state.hands[state.declarer] if state.exposed and seat != state.declarer else 0
@@ -120,7 +121,7 @@ def seat_view(state: State, seat: int) -> SeatView:
         tricks_won=tuple(state.tricks_won),  # type: ignore[arg-type]
         voids=tuple(state.voids),  # type: ignore[arg-type]
         shows_joker=state.shows_joker,
-        scores=(state.scores[0], state.scores[1]),
+        scores=tuple(state.scores),
         hands_played=state.hands_played,
         legal=state.legal_mask() if state.turn == seat else 0,
     )

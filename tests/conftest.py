@@ -15,7 +15,12 @@ import pytest
 from fh_env.actions import str_to_action
 from fh_env.cards import DECKS, cards_of, mask_of, parse_card
 from fh_env.engine import Phase, State
-from fh_env.rules import Rules
+from fh_env.rules import PRESETS, Rules
+
+# The presets of the 4-player stack.  The table sizes of §9 (three-handed, six-handed) run on
+# the reference engine and the environments; the compiled core, the bots' samplers and the
+# tests written for four seats take these.
+FOUR_PLAYER_PRESETS = {name: o for name, o in PRESETS.items() if o.get("players", 4) == 4}
 
 # Every option with a closed set of values (the wording of docs/rules.md).
 CHOICES = {

@@ -23,10 +23,11 @@ from agents.registry import REGISTRY, make_bot, parse_options, register
 from agents.rule import (RuleBot, choose_call, hand_tricks, nullo_danger, state_discard,
                          state_play)
 from agents.sampler import Determinizer
+from conftest import FOUR_PLAYER_PRESETS as PRESETS
 from conftest import cards, do, mask, new_state
 from fh_env import actions as A
 from fh_env.engine import Phase, State
-from fh_env.rules import PRESETS, Rules
+from fh_env.rules import Rules
 from fh_env.view import seat_view
 
 VARIANTS = [Rules.preset(name) for name in PRESETS] + [

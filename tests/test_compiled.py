@@ -22,8 +22,9 @@ from hypothesis import strategies as st
 from fh_env import actions as A
 from fh_env.engine import IllegalActionError, Phase, State, check_deal, deal_cards
 from fh_env.compiled.games import FastGames
-from fh_env.rules import _CHOICES, PRESETS, Rules
+from fh_env.rules import _CHOICES, Rules
 
+from conftest import FOUR_PLAYER_PRESETS as PRESETS
 from conftest import deal, do
 
 _NUMBERS = {
@@ -41,6 +42,7 @@ def random_rules(rng: random.Random) -> Rules:
         options = {name: rng.choice(choices) for name, choices in _CHOICES.items()}
         options.update({name: rng.choice(values) for name, values in _NUMBERS.items()})
         options.update({name: rng.random() < 0.5 for name in _BOOLS})
+        options["players"] = 4  # the compiled core plays four players
         try:
             return Rules(**options)
         except ValueError:

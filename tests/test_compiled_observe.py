@@ -23,9 +23,10 @@ from fh_env import observe
 from fh_env.compiled import observe as fastobs
 from fh_env.engine import Phase, State, deal_cards
 from fh_env.compiled.games import FastGames
-from fh_env.rules import PRESETS, Rules
+from fh_env.rules import Rules
 from fh_env.view import seat_view
 
+from conftest import FOUR_PLAYER_PRESETS as PRESETS
 from conftest import deal, do
 from test_compiled import choose, random_rules
 

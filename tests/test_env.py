@@ -14,6 +14,7 @@ from pettingzoo.test import render_test as pz_render_test
 from pettingzoo.test import seed_test as pz_seed_test
 
 import fh_env
+from conftest import FOUR_PLAYER_PRESETS as PRESETS
 from conftest import deal as conftest_deal
 from fh_env import actions as A
 from fh_env.engine import IllegalActionError, Phase, State
@@ -22,7 +23,7 @@ from fh_env.rules import resolve_rules
 from fh_env.cards import card_name
 from fh_env.engine import deal_cards
 from fh_env.observe import LAYOUT, OBS_SIZE, STATE_SIZE
-from fh_env.rules import PRESETS, Rules
+from fh_env.rules import Rules
 
 EPISODES = ("hand", "game")
 

@@ -24,8 +24,10 @@ from fh_env.cards import JOKER_BITS, TABLES, cards_of
 from fh_env.envs.aec import AGENTS
 from fh_env.engine import Phase, State
 from fh_env.observe import action_mask, encode, encode_state
-from fh_env.rules import PRESETS, Rules
+from fh_env.rules import Rules
 from fh_env.view import seat_view
+
+from conftest import FOUR_PLAYER_PRESETS as PRESETS
 
 VARIANTS = [Rules.preset(p) for p in PRESETS] + [
     Rules.preset("avondale-classic").replace(open_nullo_exposed="at_first_lead",
@@ -56,6 +58,11 @@ def resample(state: State, observer: int, rng: random.Random, tries: int = 200) 
     unseen = view.unseen
     if state.shows_joker:
         unseen &= ~JOKER_BITS  # a joker shown by 6NT stays with its holder
+    for s, _, discards in view.exchanges:
+        if s == observer:
+            # Double nullo (§4.3): the partner picked up the observer's discards, so they can
+            # only be in the partner's hand or the kitty; keep them where they are.
+            unseen &= ~discards
     holders = [s for s in range(4) if s != observer]
     parts = {s: state.hands[s] & unseen for s in holders}
     parts["kitty"] = state.kitty & unseen

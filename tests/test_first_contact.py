@@ -32,8 +32,10 @@ from fh_env.envs.aec import AGENTS, raw_env, render_text
 from fh_env.envs.single import SingleSeatEnv
 from fh_env.envs.vector import VectorEnv
 from fh_env.observe import OBS_SIZE, decode, encode, encode_state, observation_bounds
-from fh_env.rules import PRESETS, Rules
+from fh_env.rules import Rules
 from fh_env.view import seat_view
+
+from conftest import FOUR_PLAYER_PRESETS as PRESETS
 
 ROOT = Path(__file__).resolve().parent.parent
 SPADE_RUN = "JK AS KS QS JS 10S 9S 8S 7S 6S".split()

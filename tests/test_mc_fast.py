@@ -22,9 +22,10 @@ from fh_env import actions as A
 from fh_env.engine import Phase, State
 from fh_env.compiled.games import FastGames
 from agents.rollout_policy import policy_actions, policy_rollouts
-from fh_env.rules import PRESETS, Rules
+from fh_env.rules import Rules
 from fh_env.view import seat_view
 
+from conftest import FOUR_PLAYER_PRESETS as PRESETS
 from conftest import cards, new_state
 
 

@@ -16,9 +16,10 @@ from fh_env.cards import NUM_CARDS, mask_of, parse_card
 from fh_env.engine import Phase, State
 from fh_env.observe import (LAYOUT, OBS_SIZE, STATE_SIZE, action_mask, encode, encode_state,
                             rules_features)
-from fh_env.rules import PRESETS, Rules
+from fh_env.rules import Rules
 from fh_env.view import seat_view
 
+from conftest import FOUR_PLAYER_PRESETS as PRESETS
 from conftest import do, new_state
 
 

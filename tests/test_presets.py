@@ -9,7 +9,7 @@ import pytest
 
 from fh_env.actions import str_to_action
 from fh_env.contracts import hand_points
-from fh_env.engine import Phase, State
+from fh_env.engine import Phase, State, side_of
 from fh_env.rules import PRESETS, Rules
 from fh_env.view import seat_view
 
@@ -36,14 +36,16 @@ def test_each_preset_plays_full_hands(name: str) -> None:
         state = _finish(State(rules, seed=seed), seed)
         result = state.result
         if result.thrown_in:
-            assert result.hand_points == (0, 0)
+            assert result.hand_points == (0,) * rules.sides
             continue
         played += 1
         assert sum(result.tricks) == 10 or rules.finish_early
-        team = result.declarer % 2
-        assert result.hand_points == hand_points(rules, result.contract, team, result.tricks)
+        side = side_of(rules.players, result.declarer)
+        assert result.hand_points == hand_points(rules, result.contract, side, result.tricks)
         assert state.hands_played == 1 and state.deal_index == 1
-        assert all(len(c) == (3 if state.sitting_out >= 0 else 4) for _, c, _, _ in state.tricks)
+        assert all(len(c) == state.active_seats() for _, c, _, _ in state.tricks)
+        assert state.active_seats() == rules.players - (
+            0 if state.sitting_out < 0 else 2 if rules.players == 6 else 1)
     assert played >= 20
 
 

@@ -10,13 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import FOUR_PLAYER_PRESETS as PRESETS
 from conftest import new_state
 from fh_env.actions import str_to_action
 from fh_env.engine import Phase, State
 from fh_env.records import (FORMAT, RecordMismatch, Recorder, dumps, hand_actions,
                             hand_from_state, load_record, make_record, replay, replay_states,
                             save_record, save_states)
-from fh_env.rules import PRESETS, Rules
+from fh_env.rules import Rules
 
 
 def random_action(state: State, rng: random.Random) -> int:

@@ -49,13 +49,13 @@ STATED_DEFAULTS = {
     "floor": -500,
     "on_target": "defenders_stop_10",
     "players": 4,  # §9
+    "open_nullo_ties": "higher",  # §2.4
     "nullo_claims": False,  # §5.11
 }
 
 # Options whose default the specification does not state, with the values it allows.
 UNSTATED = {
     "nullo_ranking": ("fixed", "points"),
-    "open_nullo_ties": ("higher", "lower", "equal"),
     "notrump_ranking": ("standard", "j5", "off"),
 }
 
@@ -80,6 +80,9 @@ PRESET_TABLE = {
     "american-45": dict(deck="45", bidding_rounds=3, min_bid_level=7, inkle=True,
                         slam="bid_value", on_target="must_bid"),
 }
+# §9.4: avondale-classic at the other table sizes.
+PRESET_TABLE["three-handed"] = dict(PRESET_TABLE["avondale-classic"], players=3)
+PRESET_TABLE["six-handed"] = dict(PRESET_TABLE["avondale-classic"], players=6)
 
 def test_defaults_are_those_rules_md_states() -> None:
     """§§1-7: every stated default, and the default is the australian-no-nullo preset (§8)."""

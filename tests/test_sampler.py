@@ -25,8 +25,10 @@ from agents.sampler import Determinizer, InconsistentView, history_actions, repl
 from fh_env import actions as A
 from fh_env.cards import DECKS, JOKER, cards_of, mask_of, parse_card
 from fh_env.engine import IllegalActionError, Phase, State, check_deal
-from fh_env.rules import PRESETS, Rules
+from fh_env.rules import Rules
 from fh_env.view import seat_view
+
+from conftest import FOUR_PLAYER_PRESETS as PRESETS
 
 RULE = RuleBot()
 

@@ -69,6 +69,8 @@ def test_every_scoring_function_has_a_twin_or_is_precomputed() -> None:
     for name in _contract_functions():
         if name in fast_contracts.PRECOMPUTED:
             assert set(fast_contracts.PRECOMPUTED[name]) <= set(RULES_DTYPE.names), name
+        elif name in fast_contracts.NOT_COMPILED:
+            continue
         elif not isinstance(twin_of(name, fast_contracts, {}), CPUDispatcher):
             missing.append(name)
     assert not missing, (

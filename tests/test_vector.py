@@ -10,11 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fh_env import PRESETS, Rules, State, observe, seat_view
+from fh_env import Rules, State, observe, seat_view
 from fh_env import actions as A
 from fh_env.actions import MISDEAL, PASS
 from fh_env.engine import IllegalActionError
 from fh_env.envs.vector import VectorEnv, game_seed
+
+from conftest import FOUR_PLAYER_PRESETS as PRESETS
 
 
 def _pick(mask_row: np.ndarray, rng: random.Random) -> int:

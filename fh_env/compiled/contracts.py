@@ -15,8 +15,13 @@ from numba import njit
 from ..contracts import DRAW
 from .rules import OT_DECLARERS_WIN_BOTH, OT_MUST_BID
 
+GAME_GOES_ON = -1  # the winner field while the game goes on (DRAW is another negative code)
+
 #: The functions of :mod:`fh_env.contracts` with no kernel here, and the rules record fields
 #: (:data:`fh_env.compiled.rules.RULES_DTYPE`) that hold what they compute for one rule set.
+#: Reference functions with no twin because the compiled core plays four players only (the other
+#: table sizes of §9 run on the reference engine).
+NOT_COMPILED = {"_first_to_reach": "which of three players reached the target first (§9.1)"}
 PRECOMPUTED = {
     "ordinary_value": ("points", "outranking"),
     "contract_value": ("points", "outranking"),
@@ -51,7 +56,8 @@ def higher(n0, n1):
 
 @njit(cache=True)
 def end_of_hand(r, s0, s1, p0, p1, team, made, hands_played):
-    """``contracts.end_of_hand``: the new scores and the winner (-1: the game goes on)."""
+    """``contracts.end_of_hand``: the new scores and the winner (``GAME_GOES_ON`` while it
+    goes on)."""
     n0, n1 = s0 + p0, s1 + p1
     rule = r.on_target
     if r.cap_defenders:
@@ -62,7 +68,7 @@ def end_of_hand(r, s0, s1, p0, p1, team, made, hands_played):
     if r.game_over_hands:
         if hands_played >= r.hands_to_play:
             return n0, n1, higher(n0, n1)
-        return n0, n1, -1
+        return n0, n1, GAME_GOES_ON
     target, floor = r.target, r.floor
     if rule == OT_MUST_BID:
         if team >= 0 and made and (n0 if team == 0 else n1) >= target:
@@ -74,12 +80,12 @@ def end_of_hand(r, s0, s1, p0, p1, team, made, hands_played):
             return n0, n1, 1
         if down1:
             return n0, n1, 0
-        return n0, n1, -1
+        return n0, n1, GAME_GOES_ON
     if n0 >= target or n0 <= floor or n1 >= target or n1 <= floor:
         if rule == OT_DECLARERS_WIN_BOTH and team >= 0 and n0 >= target and n1 >= target:
             return n0, n1, team
         return n0, n1, higher(n0, n1)
-    return n0, n1, -1
+    return n0, n1, GAME_GOES_ON
 
 
 @njit(cache=True)

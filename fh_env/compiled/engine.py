@@ -31,7 +31,7 @@ from ..contracts import NUM_TRICKS
 from ..engine import NO_CONTRACT, Phase
 from .cards import (HIGH_JOKER_BIT, JOKER_BITS, RED_JOKER_BIT, U0, U1, bit, lowest_bit, nth_bit,
                     popcount)
-from .contracts import contract_made, end_of_hand, hand_points
+from .contracts import GAME_GOES_ON, contract_made, end_of_hand, hand_points
 from .rules import (DN_AFTER_PARTNER, DN_ANYTIME, FL_DECLARER, JF_ANYTIME, JF_FIRST_OR_LAST,
                     JF_VOID_ONLY, JL_ANY, JL_NOT_LED, JL_NOT_SHOWN_VOID, NK_ALWAYS, NK_NULLO_ONLY,
                     RE_AFTER_CHANGE, RE_ALWAYS, RE_NEVER)
@@ -59,7 +59,7 @@ GAME_DTYPE = np.dtype([
     ("ncalls", np.int32), ("hands_played", np.int32), ("deal_index", np.int32),
     ("position", np.int16),
     ("phase", np.int8), ("turn", np.int8), ("dealer", np.int8),
-    ("winner", np.int8),  # -1 while the game goes on, else a team or contracts.DRAW
+    ("winner", np.int8),  # GAME_GOES_ON (-1), else a team or contracts.DRAW
     # the auction
     ("open_bids", np.uint64),  # the bids that outrank every bid so far (engine.State.open_bids)
     ("high_bid", np.int8), ("high_bidder", np.int8), ("passed", np.uint8),
@@ -151,7 +151,7 @@ def new_game_fields(g):
     g.scores[1] = 0
     g.hands_played = 0
     g.deal_index = 0
-    g.winner = -1
+    g.winner = GAME_GOES_ON
 
 
 @njit(cache=True)
@@ -599,7 +599,7 @@ def score_hand(g, r):
     g.hand_points[0] = p0
     g.hand_points[1] = p1
     g.turn = -1
-    if winner < 0:
+    if winner == GAME_GOES_ON:
         g.phase = HAND_OVER
     else:
         g.winner = winner

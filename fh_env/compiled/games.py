@@ -37,6 +37,7 @@ import numpy as np
 from .. import actions as A
 from . import engine as K
 from ..engine import HandResult, IllegalActionError, Phase, State, check_deal
+from .contracts import GAME_GOES_ON
 from .engine import (GAME_DTYPE, GAME_OVER, HAND_OVER, MAX_CALLS, NO_CONTRACT_YET,
                      THROWN_IN_NAMES)
 from .rules import encode_rules
@@ -252,7 +253,7 @@ class FastGames:
                         tuple(int(c) for c in g["trick_cards"][k][:active]),
                         int(g["trick_winner"][k]), int(g["trick_led"][k]))
                        for k in range(int(g["ntricks"]))]
-        f["winner"] = None if int(g["winner"]) < 0 else int(g["winner"])
+        f["winner"] = None if int(g["winner"]) == GAME_GOES_ON else int(g["winner"])
         f["result"] = self._result(g) if g["has_result"] else None
         return State.from_fields(f)
 
@@ -308,7 +309,7 @@ class FastGames:
         for k, (leader, cards, winner, led) in enumerate(state.tricks):
             g["trick_leader"][k], g["trick_winner"][k], g["trick_led"][k] = leader, winner, led
             g["trick_cards"][k][: len(cards)] = cards
-        g["winner"] = -1 if state.winner is None else state.winner
+        g["winner"] = GAME_GOES_ON if state.winner is None else state.winner
         res = state.result
         g["has_result"] = res is not None
         if res is not None:

@@ -90,12 +90,15 @@ RULES_DTYPE = np.dtype([
 
 def encode_rules(rules: Rules) -> np.ndarray:
     """The rules record (a 1-element array) of a rule set."""
+    if rules.players != 4:
+        raise ValueError(f"the compiled core plays 4 players only, not players={rules.players}")
     t = rule_tables(rules)
     rec = np.zeros(1, RULES_DTYPE)
     r = rec[0]
-    r["suit"] = TABLES.suit
+    # The card tables cover every id; the 4-player packs use ids below NUM_CARDS.
+    r["suit"] = [row[:NUM_CARDS] for row in TABLES.suit]
     r["suit_mask"] = TABLES.suit_mask
-    r["strength"] = TABLES.strength
+    r["strength"] = [[row[:NUM_CARDS] for row in ctx] for ctx in TABLES.strength]
     r["honours"] = HONOURS
     deck = [c for c in DECKS[rules.deck] if not (rules.highest_joker_in_kitty and c == JOKER)]
     r["deck"][: len(deck)] = deck
