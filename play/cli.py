@@ -82,6 +82,16 @@ def play_parser() -> argparse.ArgumentParser:
     p.add_argument("--hands", type=int, default=None,
                    help="stop after this many hands (default: play to the end of the game)")
     p.add_argument("--no-color", action="store_true", help="plain text, no colours")
+    web = p.add_argument_group("in the browser (needs the web extra)")
+    web.add_argument("--web", action="store_true",
+                     help="play in the browser: serve the game on a local web server")
+    web.add_argument("--host", default="127.0.0.1",
+                     help="address to listen on (default %(default)s: this machine only)")
+    web.add_argument("--port", type=int, default=8500, help="port (default %(default)s)")
+    web.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    web.add_argument("--pace", type=int, default=700, metavar="MS",
+                     help="milliseconds between the bots' moves on the page (default "
+                          "%(default)s)")
     return p
 
 
@@ -107,13 +117,36 @@ def main(argv: Sequence[str] | None = None, term: Terminal | None = None) -> int
         print(f"fh-play: {err}", file=sys.stderr)
         return 2
     seed = args.seed if args.seed is not None else secrets.randbelow(10**6)
-    term = term or Terminal.interactive(args.no_color)
     from .aids import Helper  # aids may be switched on during the game, so always ready
 
     helper = Helper(rules, hint_bot=args.hint_bot, samples=args.samples, seed=seed)
+    if args.web:
+        return web_main(args, rules, bots, helper, seed)
+    term = term or Terminal.interactive(args.no_color)
     game = Game(rules, args.seat, bots, term, seed=seed, aids=args.aids, save=args.save,
                 hands=args.hands, helper=helper)
     game.run()
+    return 0
+
+
+def web_main(args: argparse.Namespace, rules, bots: dict[int, Bot], helper, seed: int) -> int:
+    """fh-play --web: the same game served to a browser; every game is saved (``--save``, or
+    ``fh-games/web-seed<SEED>.json``)."""
+    from .web import missing_extra
+
+    problem = missing_extra()
+    if problem:
+        print(f"fh-play: {problem}", file=sys.stderr)
+        return 2
+    from .web.server import create_app, serve
+    from .web.session import WebGame
+
+    save = args.save or f"fh-games/web-seed{seed}.json"
+    game = WebGame(rules, args.seat, bots, seed=seed, aids=args.aids, save=save,
+                   helper=helper, pace_ms=args.pace)
+    print(f"Seed {seed}; the game record is saved to {save} after every hand.")
+    serve(create_app(game), args.host, args.port, not args.no_browser)
+    game.write_record()
     return 0
 
 
@@ -131,6 +164,11 @@ def replay_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-pause", action="store_true",
                    help="print every step without waiting for Enter")
     p.add_argument("--no-color", action="store_true", help="plain text, no colours")
+    p.add_argument("--web", action="store_true",
+                   help="step through it in the browser (needs the web extra)")
+    p.add_argument("--host", default="127.0.0.1", help="with --web: address (%(default)s)")
+    p.add_argument("--port", type=int, default=8500, help="with --web: port (%(default)s)")
+    p.add_argument("--no-browser", action="store_true", help="with --web: open no browser")
     return p
 
 
@@ -141,6 +179,18 @@ def replay_main(argv: Sequence[str] | None = None, term: Terminal | None = None)
     except (ValueError, FileNotFoundError) as err:
         print(f"fh-replay: {err}", file=sys.stderr)
         return 2
+    if args.web:
+        from .web import missing_extra
+
+        problem = missing_extra()
+        if problem:
+            print(f"fh-replay: {problem}", file=sys.stderr)
+            return 2
+        from .web.server import create_app, serve
+
+        serve(create_app(None, replay_record=record), args.host, args.port,
+              not args.no_browser, "/replay?file=1")
+        return 0
     term = term or Terminal.interactive(args.no_color)
     pause = not args.no_pause and (term.read is not input or sys.stdin.isatty())
     players = record.get("players") or ["?"] * 4

@@ -39,7 +39,7 @@ COMMANDS = {
     "hint": "hint", "estimate": "estimate", "est": "estimate", "e": "estimate",
     "counter": "counter", "count": "counter", "c": "counter",
     "analyse": "analyse", "analyze": "analyse", "a": "analyse",
-    "aid": "aid", "aids": "aid", "table": "table", "t": "table",
+    "aid": "aid", "aids": "aid", "table": "table", "t": "table", "claim": "claim",
     "quit": "quit", "q": "quit", "exit": "quit",
 }
 
@@ -47,7 +47,7 @@ HELP = """\
 Type a call (pass, 7H, 6NT, nullo, open nullo), a card (QS, 10H, JD, JK; JK H leads the joker
 naming hearts), several cards at once when discarding (4S 5C 6D), or a number from the menu.
 Commands: hint, estimate (e), counter (c), analyse BID (a 7H), aid NAME on|off, aids,
-table (t), help (?), quit (q)."""
+claim (the remaining tricks), table (t), help (?), quit (q)."""
 
 
 def menu(state: State) -> list[tuple[str, list[int]]]:

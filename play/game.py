@@ -5,6 +5,8 @@
 discards and plays through a :class:`play.terminal.Terminal`, refuses illegal entries with the
 reason (:mod:`play.explain`) and shows the learning aids (:mod:`play.aids`) that are switched on.
 It talks to the person only through the terminal, so tests drive it with scripted input.
+:class:`Table` is the part without a screen (seats, bots' moves, record, claims), which the
+browser front end (:mod:`play.web`) shares.
 """
 
 from __future__ import annotations
@@ -12,13 +14,14 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Mapping
+from typing import TYPE_CHECKING, Callable, Iterable, Mapping
 
 from rich.panel import Panel
 from rich.text import Text
 
 from fh_env import actions as A
 from fh_env.cards import SUIT_NAMES, SUITS, card_name
+from fh_env.claims import ClaimError, apply_claim
 from fh_env.contracts import DRAW
 from fh_env.engine import Phase, State
 from fh_env.records import Recorder
@@ -51,18 +54,21 @@ class Seat:
     rng: random.Random | None = None
 
 
-class Game:
-    """One game between the person (seat ``person``) and three bots, shown on ``term``."""
+class Table:
+    """The engine-driving part of a game that every front end shares: the seats (bots with
+    their own seeded generators, the person), the record (:class:`fh_env.records.Recorder`,
+    saved when asked), the aids switched on, the bots' moves and the person's claims.  It
+    shows nothing: :class:`Game` (the terminal) and :mod:`play.web` (the browser) do."""
 
-    def __init__(self, rules: Rules, person: int, bots: Mapping[int, Bot], term: Terminal,
-                 seed: int = 0, aids: Iterable[str] = (), save: str | Path | None = None,
+    def __init__(self, rules: Rules, person: int, bots: Mapping[int, Bot], seed: int = 0,
+                 aids: Iterable[str] = (), save: str | Path | None = None,
                  hands: int | None = None, helper: "Helper | None" = None,
                  state: State | None = None) -> None:
         """``state`` starts the game from a given deal (``State.from_deal``) instead of the
         seed's first deal."""
         if set(bots) != {0, 1, 2, 3} - {person}:
             raise ValueError(f"bots must fill every seat but the person's ({person})")
-        self.rules, self.person, self.term, self.seed = rules, person, term, seed
+        self.rules, self.person, self.seed = rules, person, seed
         self.seats = {s: Seat(b.name, b, random.Random(f"{seed}/seat/{s}"))
                       for s, b in bots.items()}
         self.seats[person] = Seat("you")
@@ -81,6 +87,38 @@ class Game:
     @property
     def state(self) -> State:
         return self.recorder.state
+
+    def write_record(self) -> None:
+        """Save the record (every hand so far) when a file was given."""
+        if self.save_path is not None:
+            self.recorder.save(self.save_path)
+
+    def bot_action(self, seat: int) -> int:
+        """What the bot in ``seat`` plays now, from its own view and generator."""
+        info = self.seats[seat]
+        return info.bot.act(seat_view(self.state, seat), info.rng)  # type: ignore[union-attr]
+
+    def claim(self, step: Callable[[int], None] | None = None) -> bool:
+        """The person claims the remaining tricks (§5.11): when the claim stands the hand is
+        played out through ``step`` (the recorder by default), so record and score are as if
+        played; a refused claim changes nothing.  Raises ClaimError outside the play."""
+        return apply_claim(self.state, self.person, step or self.recorder.apply)
+
+    def next_hand(self) -> None:
+        self.recorder.next_hand()
+        self.hand_no += 1
+
+
+class Game(Table):
+    """One game between the person (seat ``person``) and three bots, shown on ``term``."""
+
+    def __init__(self, rules: Rules, person: int, bots: Mapping[int, Bot], term: Terminal,
+                 seed: int = 0, aids: Iterable[str] = (), save: str | Path | None = None,
+                 hands: int | None = None, helper: "Helper | None" = None,
+                 state: State | None = None) -> None:
+        super().__init__(rules, person, bots, seed=seed, aids=aids, save=save, hands=hands,
+                         helper=helper, state=state)
+        self.term = term
 
     # ------------------------------------------------------------------ running
     def run(self) -> State:
@@ -107,8 +145,7 @@ class Game:
                 answer = self.term.ask("Press Enter for the next hand (q to quit)> ")
                 if answer.strip().lower() in ("q", "quit", "exit"):
                     raise Quit()
-                self.recorder.next_hand()
-                self.hand_no += 1
+                self.next_hand()
         except Quit:
             self.term.show(Text("Goodbye."))
         self.save(final=True)
@@ -116,7 +153,7 @@ class Game:
 
     def save(self, final: bool = False) -> None:
         if self.save_path is not None:
-            self.recorder.save(self.save_path)
+            self.write_record()
             if final:
                 self.term.show(Text(f"Game record saved to {self.save_path}"))
 
@@ -157,10 +194,7 @@ class Game:
             self.term.show(contract_line(seat_view(state, self.person), self.person))
 
     def bot_turn(self, seat: int) -> None:
-        info = self.seats[seat]
-        view = seat_view(self.state, seat)
-        action = info.bot.act(view, info.rng)  # type: ignore[union-attr]
-        self.apply(seat, action)
+        self.apply(seat, self.bot_action(seat))
 
     # ------------------------------------------------------------------ the person's turn
     def prompt(self) -> str:
@@ -198,6 +232,8 @@ class Game:
                 continue
             if isinstance(entry, Command):
                 self.command(entry)
+                if state.is_terminal or state.turn != self.person:
+                    return  # a claim that stood finished the hand
                 continue
             if isinstance(entry, NeedSuit):
                 entry = self.ask_joker_suit(entry.card)
@@ -243,7 +279,7 @@ class Game:
             name = A.action_to_str(a, jokers)
             names.append(name.split(" ", 1)[1] if " " in name and name[0] in "pd"
                          and not name.startswith("pass") else name)
-        return names + ["hint", "estimate", "counter", "analyse", "aid", "help", "quit"]
+        return names + ["hint", "estimate", "counter", "analyse", "aid", "claim", "help", "quit"]
 
     # ------------------------------------------------------------------ commands and aids
     def command(self, cmd: Command) -> None:
@@ -255,12 +291,30 @@ class Game:
             self.show_table()
         elif cmd.name == "aid":
             self.toggle_aid(cmd.arg)
+        elif cmd.name == "claim":
+            self.claim_tricks()
         elif cmd.name in AIDS:
             if cmd.name not in self.aids:
                 self.term.show(Text(f"The {cmd.name} aid is off; turn it on with "
                                     f"'aid {cmd.name} on'.", style="yellow"))
             else:
                 self.show_aid(cmd.name, cmd.arg, asked=True)
+
+    def claim_tricks(self) -> None:
+        """The ``claim`` command: judged with every hand in view (docs/rules.md §5.11)."""
+        try:
+            stood = self.claim()
+        except ClaimError as err:
+            self.term.show(Text(f"No claim now: {err}.", style="yellow"))
+            return
+        if not stood:
+            self.term.show(Text("Your claim does not stand: the other side can take a trick "
+                                "(or, for a nullo claim, make you take one). Play on.",
+                                style="bold yellow"))
+            return
+        self.term.show(Text("Your claim stands: the remaining tricks are played out for you.",
+                            style="bold green"))
+        self.show_trick_won()
 
     def toggle_aid(self, arg: str) -> None:
         words = arg.lower().split()

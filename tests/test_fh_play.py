@@ -438,3 +438,22 @@ def test_an_entry_for_the_wrong_phase_is_refused_with_the_reason():
     assert parse_entry("7H", s) == [A.PLAY_BASE + parse_card("7H")]  # a card, not a bid
     with pytest.raises(EntryError, match="'zz' is not a card"):
         parse_entry("zz", s)
+
+
+def test_claim_in_the_terminal_refused_then_standing(tmp_path):
+    from web_helpers import fixed_state
+
+    save = tmp_path / "claim.json"
+    lines = ["claim",                  # not during the auction
+             "6NT", "4H 5S JS", "JK H",
+             "claim",                  # refused: the 5♥ must lose a trick
+             "5H", "AS",               # East leads a diamond: the spade is refused
+             "KD", "claim"]            # every card left is a winner: the claim stands
+    game, out = run_game(fixed_state(), 2, lines, save=save)
+    flat = " ".join(out.split())
+    assert "No claim now: claims are made during the play of the cards." in flat
+    assert "Your claim does not stand" in flat
+    assert "Not allowed: you must follow diamonds" in flat
+    assert "Your claim stands: the remaining tricks are played out for you." in flat
+    assert game.state.phase == Phase.HAND_OVER and game.state.result.tricks == (9, 1)
+    assert replay_states(load_record(save))[-1] == game.state

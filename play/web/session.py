@@ -1,0 +1,425 @@
+"""One game in the browser: the engine-driving :class:`play.game.Table` plus what the page is
+sent, as plain JSON values.
+
+Everything the page receives about the game comes from :meth:`WebGame.snapshot`, which is built
+from the person's :class:`fh_env.SeatView` (and, once a hand is over, the finished hand), so a
+response can never hold another hand's hidden card.  Cards travel as their names (``10H``,
+``JK``); the page draws them.  Every move the page asks for is checked by the engine here
+(:meth:`State.is_legal`); a refused one raises :class:`Refused` with the reason in words
+(:func:`play.explain.explain_illegal`), which the server sends as a 4xx.  The bots move one at a
+time, when the page asks (:meth:`advance`), so the page sets the pace and a reload simply asks
+for the snapshot again.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, Iterable, Mapping
+
+from fh_env import actions as A
+from fh_env.cards import JOKER, NO_SUIT, NT_STANDARD, SUITS, card_name, cards_of, parse_card
+from fh_env.claims import ClaimError
+from fh_env.contracts import DRAW
+from fh_env.engine import NO_CONTRACT, Phase, State, trick_order
+from fh_env.records import replay
+from fh_env.rules import Rules
+from fh_env.view import SeatView, seat_view
+
+from agents.base import Bot
+
+from ..explain import explain_illegal
+from ..game import AIDS, Table
+from ..render import (SEAT_NAMES, TEAM_NAMES, action_label, action_line, contract_line,
+                      result_text, seat_label, suit_groups)
+
+PHASES = {Phase.AUCTION: "auction", Phase.EXCHANGE: "exchange", Phase.PLAY: "play",
+          Phase.HAND_OVER: "hand_over", Phase.GAME_OVER: "game_over"}
+SUIT_KEYS = SUITS + "J"  # a group of the hand: S C D H, or J for jokers without trumps
+
+
+class Refused(ValueError):
+    """A request the game cannot honour now, with the reason (sent as a 4xx)."""
+
+    def __init__(self, reason: str, status: int = 409) -> None:
+        super().__init__(reason)
+        self.status = status
+
+
+def code(c: int, jokers: int) -> str:
+    return card_name(c, jokers)
+
+
+def hand_groups(hand: int, context: int, jokers: int) -> list[dict[str, Any]]:
+    """A hand sorted as the terminal shows it: side suits, then trumps (bowers and jokers
+    with them), each high card first."""
+    return [{"suit": SUIT_KEYS[min(suit, NO_SUIT)], "trumps": suit == context < 4,
+             "cards": [code(c, jokers) for c in cards]}
+            for suit, cards in suit_groups(hand, context)]
+
+
+def trick_json(leader: int, cards: Iterable[int], sitting_out: int,
+               jokers: int) -> list[dict[str, Any]]:
+    return [{"seat": seat, "card": code(c, jokers)}
+            for seat, c in zip(trick_order(leader, sitting_out), cards)]
+
+
+def auction_grid(view: SeatView) -> dict[str, Any]:
+    """The calls as rows of four columns, from the dealer's left (as the terminal draws it)."""
+    order = [(view.dealer + k) % 4 for k in range(1, 5)]
+    rows: list[list[str]] = []
+    column = 4
+    for seat, action in view.calls:
+        index = order.index(seat)
+        if index <= column:
+            rows.append([""] * 4)
+        rows[-1][index] = action_label(action, view.rules.jokers)
+        column = index
+    return {"columns": order, "rows": rows}
+
+
+def call_box(state: State) -> list[dict[str, Any]]:
+    """Every call of these rules with whether it is legal now: the page dims the others."""
+    legal = state.legal_mask()
+    rules = state.rules
+    calls = [A.PASS] + [A.bid_action(level, strain) for level in range(6, 11)
+                        for strain in range(5)
+                        if level >= rules.min_bid_level or (rules.inkle and level == 6)]
+    calls += [a for a, on in ((A.NULLO, rules.nullo), (A.OPEN_NULLO, rules.open_nullo),
+                              (A.DOUBLE_NULLO, rules.double_nullo)) if on != "off"]
+    if rules.misdeal:
+        calls.append(A.MISDEAL)
+    return [{"action": a, "label": action_label(a, rules.jokers), "legal": bool(legal >> a & 1)}
+            for a in calls]
+
+
+class WebGame(Table):
+    """A game for the browser: the table, an event log, and the JSON the page reads."""
+
+    def __init__(self, rules: Rules, person: int, bots: Mapping[int, Bot], seed: int = 0,
+                 aids: Iterable[str] = (), save: str | None = None,
+                 helper: Any = None, state: State | None = None, pace_ms: int = 700) -> None:
+        super().__init__(rules, person, bots, seed=seed, aids=aids, save=save, helper=helper,
+                         state=state)
+        self.lock = threading.RLock()  # the server answers requests on several threads
+        self.pace_ms = pace_ms
+        self.events: list[dict[str, Any]] = []
+        self.message = ""
+        self.event(f"Hand 1: {SEAT_NAMES[self.state.dealer]} deals.")
+
+    # ------------------------------------------------------------------ moves
+    def event(self, text: str, seat: int = -1) -> None:
+        self.events.append({"n": len(self.events) + 1, "seat": seat, "text": text})
+
+    def apply(self, seat: int, action: int) -> None:
+        """Apply one action (already checked) and log it as the person may see it."""
+        state = self.state
+        was_exchange = state.phase == Phase.EXCHANGE
+        self.recorder.apply(action)
+        if A.DISCARD_BASE <= action < A.PLAY_BASE and seat != self.person:
+            if state.phase != Phase.EXCHANGE or state.turn != seat:
+                self.event(f"{SEAT_NAMES[seat]} takes the kitty and discards "
+                           f"{self.rules.kitty_size} cards.", seat)
+        else:
+            self.event(action_line(seat_label(seat, self.person), action,
+                                   self.rules.jokers).plain, seat)
+        view = seat_view(state, self.person)
+        if action < A.DISCARD_BASE and state.phase != Phase.AUCTION and state.contract is not None:
+            self.event(contract_line(view, self.person).plain)
+        if was_exchange and state.phase == Phase.PLAY:
+            self.event(f"{SEAT_NAMES[state.turn]} leads.")
+        if view.tricks and (state.is_terminal or not state.trick) and action >= A.PLAY_BASE:
+            leader, _, winner, _ = view.tricks[-1]
+            self.event(f"Trick {len(view.tricks)} to {seat_label(winner, self.person)}.")
+        if state.is_terminal:
+            self.hand_over()
+
+    def hand_over(self) -> None:
+        self.event(result_text(self.state, self.person).plain)
+        self.write_record()
+        if self.state.game_over:
+            self.event(self.winner_text())
+
+    def winner_text(self) -> str:
+        s = self.state.scores
+        if self.state.winner == DRAW:
+            return f"The game is drawn, {s[0]} to {s[1]}."
+        w = self.state.winner
+        you = "You win" if w == self.person % 2 else "You lose"
+        return f"Game over: {TEAM_NAMES[w]} win, {s[w]} to {s[1 - w]}. {you}."  # type: ignore
+
+    def person_on_turn(self) -> None:
+        if self.state.is_terminal:
+            raise Refused("the hand is over")
+        if self.state.turn != self.person:
+            raise Refused(f"it is {SEAT_NAMES[self.state.turn]}'s turn, not yours")
+
+    def act(self, action: int) -> None:
+        """A call, or a play, of the person: checked by the engine, refused with the reason."""
+        self.person_on_turn()
+        if not isinstance(action, int) or isinstance(action, bool):
+            raise Refused("the action must be an action id", 400)
+        if not self.state.is_legal(action):
+            raise Refused(f"Not allowed: {explain_illegal(self.state, action)}.")
+        self.apply(self.person, action)
+
+    def card_action(self, name: str, suit: str | None = None) -> int:
+        """The action of clicking a card of one's hand (with the suit a joker lead names)."""
+        try:
+            c = parse_card(name)
+        except ValueError as err:
+            raise Refused(str(err), 400) from None
+        state = self.state
+        if state.phase == Phase.EXCHANGE:
+            return A.DISCARD_BASE + c
+        if suit is not None:
+            if suit not in SUITS or not suit:
+                raise Refused(f"{suit!r} is not a suit: S, C, D or H", 400)
+            if c < JOKER:
+                raise Refused("only a joker led names a suit", 400)
+            return A.joker_lead_action(c, SUITS.index(suit))
+        return A.PLAY_BASE + c
+
+    def discard(self, names: list[str]) -> None:
+        """The person's discards, all at once (selected, then confirmed)."""
+        self.person_on_turn()
+        state = self.state
+        if state.phase != Phase.EXCHANGE:
+            raise Refused("Not allowed: there is nothing to discard now.")
+        actions = [self.card_action(n) for n in names]
+        if len(set(actions)) != len(actions):
+            raise Refused("a card is named twice", 400)
+        if len(actions) != state.discards_left:
+            raise Refused(f"Choose exactly {state.discards_left} cards to discard "
+                          f"(you chose {len(actions)}).")
+        for action in actions:
+            if not state.hands[self.person] >> (action - A.DISCARD_BASE) & 1:
+                raise Refused(f"Not allowed: {explain_illegal(state, action)}.")
+        for action in actions:
+            self.apply(self.person, action)
+
+    def advance(self) -> bool:
+        """One bot move, when a bot is on turn; False when it is nobody's or the person's."""
+        state = self.state
+        if state.is_terminal or state.turn == self.person:
+            return False
+        seat = state.turn
+        self.apply(seat, self.bot_action(seat))
+        return True
+
+    def claim_rest(self) -> bool:
+        """The person's claim (§5.11); the hand is played out when it stands."""
+        try:
+            stood = self.claim(lambda a: self.apply(self.state.turn, a))
+        except ClaimError as err:
+            raise Refused(f"No claim now: {err}.") from None
+        if stood:
+            self.message = "Your claim stands: the remaining tricks are played out."
+        else:
+            self.message = ("Your claim does not stand: the other side can take a trick "
+                            "(or, for a nullo claim, make you take one). Play on.")
+        self.event(self.message, self.person)
+        return stood
+
+    def deal_next(self) -> None:
+        if not self.state.is_terminal:
+            raise Refused("the hand is still being played")
+        if self.state.game_over:
+            raise Refused("the game is over")
+        self.next_hand()
+        self.event(f"Hand {self.hand_no}: {SEAT_NAMES[self.state.dealer]} deals.")
+
+    def set_aid(self, name: str, on: bool) -> None:
+        if name not in AIDS:
+            raise Refused(f"unknown aid {name!r}; aids: {', '.join(AIDS)}", 400)
+        (self.aids.add if on else self.aids.discard)(name)
+
+    # ------------------------------------------------------------------ what the page sees
+    def snapshot(self, since: int = 0) -> dict[str, Any]:
+        """The table as the person's seat may know it (after a hand: the hand as dealt too,
+        when the reveal aid is on), with the events after number ``since``."""
+        state, me = self.state, self.person
+        view = seat_view(state, me)
+        jokers = self.rules.jokers
+        ctx = view.context if view.contract is not None else NT_STANDARD
+        out: dict[str, Any] = {
+            "seat": me, "hand_no": self.hand_no, "seed": self.seed,
+            "seats": [{"name": SEAT_NAMES[s], "player": self.seats[s].name, "you": s == me}
+                      for s in range(4)],
+            "phase": PHASES[view.phase], "turn": view.turn, "dealer": view.dealer,
+            "your_turn": view.turn == me,
+            "hand": hand_groups(view.hand, ctx, jokers),
+            "hand_sizes": list(view.hand_sizes),
+            "auction": auction_grid(view),
+            "contract_text": contract_line(view, me).plain,
+            "contract": None if view.contract is None or view.contract == NO_CONTRACT
+            else action_label(view.contract, jokers),
+            "declarer": view.declarer, "sitting_out": view.sitting_out,
+            "trumps": SUITS[ctx] if ctx < 4 else None,
+            "trick": trick_json(view.leader, view.trick, view.sitting_out, jokers)
+            if view.phase == Phase.PLAY else [],
+            "led": SUITS[view.led] if 0 <= view.led < 4 else None,
+            "last_trick": None,
+            "tricks_played": len(view.tricks),
+            "tricks_won": [view.tricks_won[0] + view.tricks_won[2],
+                           view.tricks_won[1] + view.tricks_won[3]],
+            "tricks_by_seat": list(view.tricks_won),
+            "scores": list(view.scores), "teams": list(TEAM_NAMES),
+            "exposed": hand_groups(view.exposed, ctx, jokers) if view.exposed else None,
+            "kitty": None, "discards_left": view.discards_left,
+            "aids": {a: a in self.aids for a in AIDS},
+            "pace_ms": self.pace_ms,
+            "message": self.message,
+            "events": self.events[since:], "event_count": len(self.events),
+            "result": None, "reveal": None, "game_over": state.game_over, "winner": None,
+            "can_claim": view.phase == Phase.PLAY and me != view.sitting_out,
+        }
+        if view.tricks:
+            leader, cards, winner, _ = view.tricks[-1]
+            out["last_trick"] = {"cards": trick_json(leader, cards, view.sitting_out,
+                                                     jokers), "winner": winner}
+        for seat, picked, _ in view.exchanges:
+            if view.phase == Phase.EXCHANGE and seat == me == view.turn:
+                out["kitty"] = [code(c, jokers) for c in cards_of(picked)]
+        if view.turn == me:
+            out["legal"] = self.legal_json(view)
+        if state.is_terminal:
+            out["result"] = result_text(state, me).plain
+            if "reveal" in self.aids:
+                out["reveal"] = self.reveal_json()
+            if state.game_over:
+                out["winner"] = self.winner_text()
+        return out
+
+    def legal_json(self, view: SeatView) -> dict[str, Any]:
+        """What the person may do now: the call box, or the playable cards (a joker lead with
+        the suits it may name)."""
+        state = self.state
+        jokers = self.rules.jokers
+        if view.phase == Phase.AUCTION:
+            return {"calls": call_box(state)}
+        cards: dict[str, list[str]] = {}
+        for action in view.legal_actions():
+            if action >= A.PLAY_BASE:
+                c = A.played_card(action)
+                names = cards.setdefault(code(c, jokers), [])
+                if action >= A.JOKER_LEAD_BASE:
+                    names.append(SUITS[(action - A.JOKER_LEAD_BASE) % 4])
+            elif action >= A.DISCARD_BASE:
+                cards.setdefault(code(action - A.DISCARD_BASE, jokers), [])
+        return {"cards": cards}
+
+    def reveal_json(self) -> dict[str, Any]:
+        """Every hand as dealt, the kitty and the discards: only once the hand is over."""
+        state = self.state
+        if not state.is_terminal:
+            raise Refused("the hands are shown after the hand")
+        jokers = self.rules.jokers
+        ctx = state.context if state.contract is not None else NT_STANDARD
+        hands, kitty = state.dealt
+        return {"hands": [hand_groups(h, ctx, jokers) for h in hands],
+                "kitty": hand_groups(kitty, ctx, jokers),
+                "discards": [{"seat": seat, "cards": hand_groups(d, ctx, jokers)}
+                             for seat, _, d in state.exchanges]}
+
+    # ------------------------------------------------------------------ the aids
+    def require(self, aid: str) -> Any:
+        if aid not in self.aids:
+            raise Refused(f"the {aid} aid is off", 409)
+        if self.helper is None and aid != "counter":
+            raise Refused("no bot is set up for the aids in this game")
+        return self.helper
+
+    def hint_json(self) -> dict[str, Any]:
+        helper = self.require("hint")
+        self.person_on_turn()
+        action = helper.hint(self.state, seat_view(self.state, self.person))
+        return {"bot": helper.hint_bot.name, **self.action_json(action)}
+
+    def estimates_json(self) -> dict[str, Any]:
+        helper = self.require("estimate")
+        self.person_on_turn()
+        estimates = helper.estimates(self.state, seat_view(self.state, self.person))
+        return {"n": estimates[0].n if estimates else 0,
+                "rows": [{**self.action_json(e.action), "mean": e.mean,
+                          "se": None if e.se != e.se else e.se} for e in estimates]}
+
+    def counter_json(self) -> dict[str, Any]:
+        from ..aids import card_count
+
+        self.require("counter")
+        view = seat_view(self.state, self.person)
+        jokers = self.rules.jokers
+        ctx = view.context if view.contract is not None else NT_STANDARD
+        return {"rows": [{"suit": SUIT_KEYS[row.suit], "trumps": row.suit == ctx < 4,
+                          "played": [code(c, jokers) for c in row.played],
+                          "yours": [code(c, jokers) for _, group in suit_groups(row.held, ctx)
+                                    for c in group],
+                          "out": row.out, "void": [SEAT_NAMES[s] for s in row.void]}
+                         for row in card_count(view)]}
+
+    def analyse_json(self, bid: int) -> dict[str, Any]:
+        helper = self.require("analyse")
+        self.person_on_turn()
+        state = self.state
+        if state.phase != Phase.AUCTION:
+            raise Refused("bids are analysed during the auction")
+        if not isinstance(bid, int) or not state.is_legal(bid) or bid in (A.PASS, A.MISDEAL):
+            reason = explain_illegal(state, bid) if isinstance(bid, int) else "not a bid"
+            raise Refused(f"Not now: {reason}.")
+        try:
+            r = helper.analyse(state, seat_view(state, self.person), bid)
+        except ValueError as err:
+            raise Refused(str(err)) from None
+        return {**self.action_json(bid), "n": r.n, "made": r.made, "p_make": r.p_make,
+                "se_p": r.se_p, "points": r.points, "se": None if r.se != r.se else r.se,
+                "net": r.net}
+
+    def action_json(self, action: int) -> dict[str, Any]:
+        jokers = self.rules.jokers
+        out: dict[str, Any] = {"action": action, "label": action_label(action, jokers)}
+        if action >= A.DISCARD_BASE:
+            c = A.played_card(action) if action >= A.PLAY_BASE else action - A.DISCARD_BASE
+            out["card"] = code(c, jokers)
+            if action >= A.JOKER_LEAD_BASE:
+                out["names"] = SUITS[(action - A.JOKER_LEAD_BASE) % 4]
+        return out
+
+    # ------------------------------------------------------------------ records
+    def finished_record(self) -> dict[str, Any]:
+        """The record of the finished hands only: a hand in progress would show every hand."""
+        record = self.recorder.record()
+        record["hands"] = list(self.recorder.finished)
+        return record
+
+
+def replay_frames(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every step of a record (checked by :func:`fh_env.records.replay`) as the replay page
+    shows it: all hands open (a record is of finished hands), the trick, the scores."""
+    rules = Rules.from_dict(record["rules"])
+    jokers = rules.jokers
+    frames = []
+    for step in replay(record):
+        state = step.state
+        ctx = state.context if state.contract is not None else NT_STANDARD
+        view = seat_view(state, 0)
+        if step.action is None:
+            text = f"Hand {step.hand + 1}: {SEAT_NAMES[state.dealer]} deals."
+        else:
+            text = action_line(SEAT_NAMES[step.seat], step.action, jokers).plain
+        frame = {
+            "hand": step.hand + 1, "seat": step.seat, "text": text,
+            "hands": [hand_groups(h, ctx, jokers) for h in state.hands],
+            "kitty": hand_groups(state.kitty, ctx, jokers),
+            "auction": auction_grid(view), "dealer": state.dealer,
+            "contract_text": contract_line(view, -1).plain,
+            "trick": trick_json(state.leader, state.trick, state.sitting_out, jokers),
+            "last_trick": None, "tricks_won": list(state.team_tricks()),
+            "scores": list(state.scores), "turn": state.turn,
+            "result": result_text(state, -1).plain if state.is_terminal else None,
+        }
+        if state.tricks:
+            leader, cards, winner, _ = state.tricks[-1]
+            frame["last_trick"] = {"cards": trick_json(leader, cards, state.sitting_out,
+                                                       jokers), "winner": winner}
+        frames.append(frame)
+    return frames

@@ -1,0 +1,60 @@
+// The replay page: the server replays a record (checking it) into frames; this steps through
+// them.  A record holds finished hands, so every hand is shown open.
+"use strict";
+
+let frames = [];
+let at = 0;
+const $ = (id) => document.getElementById(id);
+
+async function load(url, options) {
+  const response = await fetch(url, options);
+  const data = await response.json();
+  if (!response.ok) { $("message").textContent = data.error; return; }
+  frames = data.frames;
+  at = 0;
+  $("message").textContent = frames.length ? "" : "The record has no finished hand yet.";
+  show();
+}
+
+function show() {
+  const f = frames[at];
+  $("position").textContent = frames.length ? `step ${at + 1} of ${frames.length}` : "";
+  $("position").dataset.step = String(at);
+  if (!f) return;
+  $("step-text").textContent = f.text;
+  $("scores").textContent = `N/S ${f.scores[0]} · E/W ${f.scores[1]} · hand ${f.hand}`;
+  $("contract").textContent = f.contract_text;
+  $("trick").replaceChildren(trickEl(f.trick, 2));
+  $("replay-result").textContent = f.result || "";
+  auctionEl($("auction"), f.auction, -1);
+  $("last-trick").replaceChildren(f.last_trick ? trickEl(f.last_trick.cards, 2, true) : "none yet");
+  $("tricks-won").textContent = `Tricks: N/S ${f.tricks_won[0]}, E/W ${f.tricks_won[1]}`;
+  const rows = [];
+  f.hands.forEach((groups, seat) => {
+    rows.push(el("span", { class: "who", text: SEATS[seat] + (seat === f.turn ? " ▶" : "") }));
+    rows.push(handEl(groups, (c) => cardEl(c, { disabled: true })));
+  });
+  $("hands").replaceChildren(...rows);
+}
+
+function go(i) { at = Math.max(0, Math.min(frames.length - 1, i)); show(); }
+
+$("first").onclick = () => go(0);
+$("prev").onclick = () => go(at - 1);
+$("next").onclick = () => go(at + 1);
+$("next-hand-step").onclick = () => {
+  const hand = frames[at] && frames[at].hand;
+  let i = at + 1;
+  while (i < frames.length && frames[i].hand === hand) i++;
+  go(i);
+};
+$("load-game").onclick = () => load("/api/replay/game");
+$("load-file").onchange = async (e) => {
+  const file = e.target.files[0];
+  if (file) load("/api/replay", { method: "POST", headers: { "Content-Type": "application/json" }, body: await file.text() });
+};
+document.addEventListener("keydown", (e) => {
+  if (e.key === "ArrowRight") go(at + 1);
+  if (e.key === "ArrowLeft") go(at - 1);
+});
+load(new URLSearchParams(location.search).has("file") ? "/api/replay/file" : "/api/replay/game");

@@ -1,0 +1,170 @@
+"""fh-play --web in a real browser: headless Chromium (Debian's chromium and chromium-driver,
+which .ci/run installs) plays a whole hand by clicks on the fixed deal of tests/web_helpers.py,
+and saves the screenshot docs/web_play.png (a hand in progress with the aids open)."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from fh_env.records import load_record, replay_states
+from fh_env.view import seat_view
+from play.aids import Helper, card_count
+from web_helpers import SIX_NT, fixed_game
+
+webdriver = pytest.importorskip("selenium.webdriver")
+uvicorn = pytest.importorskip("uvicorn")
+from selenium.webdriver.chrome.options import Options  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+from play.web.server import create_app  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM, DRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
+pytestmark = pytest.mark.skipif(not (shutil.which(CHROMIUM) and shutil.which(DRIVER)),
+                                reason="needs Debian's chromium and chromium-driver")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def served(tmp_path):
+    """The fixed game served by uvicorn on a free port, in a thread of this process."""
+    game = fixed_game(save=tmp_path / "game.json")
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(create_app(game), host="127.0.0.1", port=port,
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    yield game, f"http://127.0.0.1:{port}", tmp_path / "game.json"
+    server.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture
+def browser():
+    options = Options()
+    options.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                "--window-size=1280,1000"):
+        options.add_argument(arg)
+    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    yield driver
+    driver.quit()
+
+
+def status(driver) -> dict[str, str]:
+    node = driver.find_element(By.ID, "status")
+    return {k: node.get_attribute("data-" + k) for k in ("phase", "your-turn", "tricks")}
+
+
+def wait_turn(driver, phase: str, tricks: int | None = None) -> None:
+    """Until it is the person's turn in ``phase`` (after ``tricks`` tricks)."""
+    def ready(d):
+        s = status(d)
+        return (s["phase"] == phase and s["your-turn"] == "true"
+                and (tricks is None or s["tricks"] == str(tricks)))
+    WebDriverWait(driver, 20).until(ready)
+
+
+def click_card(driver, name: str) -> None:
+    driver.find_element(By.CSS_SELECTOR, f'#hand .card[data-card="{name}"]').click()
+
+
+def message(driver, contains: str) -> str:
+    WebDriverWait(driver, 10).until(
+        lambda d: contains in d.find_element(By.ID, "message").text)
+    return driver.find_element(By.ID, "message").text
+
+
+def test_a_whole_hand_by_clicks(served, browser, tmp_path):
+    game, url, save = served
+    d = browser
+    d.get(url + "/")
+    # The auction: the call box, with 6NT clickable.
+    wait_turn(d, "auction")
+    d.find_element(By.CSS_SELECTOR, f'#calls button[data-action="{SIX_NT}"]').click()
+    # The kitty exchange: select three cards, then confirm.
+    wait_turn(d, "exchange")
+    confirm = d.find_element(By.ID, "confirm-discard")
+    assert not confirm.is_enabled()
+    for name in ("4H", "5S", "JS"):
+        click_card(d, name)
+    d.find_element(By.ID, "confirm-discard").click()
+    # The first lead: the aids' numbers are those of the functions they call.
+    wait_turn(d, "play", 0)
+    helper = Helper(game.rules, hint_bot="rule", samples=3, seed=11)
+    view = seat_view(game.state, 2)
+    expected = helper.estimates(game.state, view)
+    WebDriverWait(d, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#aid-estimate tr"))
+    rows = d.find_elements(By.CSS_SELECTOR, "#aid-estimate tr")
+    shown = [(int(r.get_attribute("data-action")), float(r.get_attribute("data-mean")),
+              float(r.get_attribute("data-se"))) for r in rows]
+    assert shown == [(e.action, e.mean, e.se) for e in expected]
+    WebDriverWait(d, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#aid-hint .hint"))
+    hint = d.find_element(By.CSS_SELECTOR, "#aid-hint .hint")
+    assert int(hint.get_attribute("data-action")) == helper.hint(game.state, view)
+    out = {r.get_attribute("data-suit"): int(r.find_element(By.CSS_SELECTOR, ".out").text)
+           for r in d.find_elements(By.CSS_SELECTOR, "#aid-counter tr[data-suit]")}
+    assert out == {"SCDHJ"[row.suit]: row.out for row in card_count(view)}
+    # A joker lead asks for its suit.
+    click_card(d, "JK")
+    WebDriverWait(d, 5).until(lambda d: d.find_element(By.ID, "suit-picker").is_displayed())
+    d.find_element(By.CSS_SELECTOR, '#suit-buttons button[data-suit="H"]').click()
+    wait_turn(d, "play", 1)
+    assert game.state.tricks[0][3] == 3  # hearts led
+    # A claim that does not stand (the 5♥ must lose a trick): refused, play goes on.
+    d.find_element(By.ID, "claim").click()
+    assert "does not stand" in message(d, "does not stand")
+    assert status(d)["phase"] == "play"
+    # The 5♥ loses to East, who leads a diamond; a spade is refused with the reason.
+    click_card(d, "5H")
+    wait_turn(d, "play", 2)
+    assert "4♦" in d.find_element(By.ID, "trick").text or d.find_element(By.ID, "trick").text
+    click_card(d, "AS")
+    reason = message(d, "Not allowed")
+    assert "you must follow diamonds" in reason
+    # The screenshot for docs: a hand in progress with the aids open.
+    WebDriverWait(d, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#aid-estimate tr"))
+    d.execute_script("window.scrollTo(0, 0)")
+    d.save_screenshot(str(ROOT / "docs" / "web_play.png"))
+    click_card(d, "KD")
+    wait_turn(d, "play", 3)
+    # Now every remaining card is a winner: the claim stands and finishes the hand.
+    d.find_element(By.ID, "claim").click()
+    message(d, "claim stands")
+    WebDriverWait(d, 10).until(lambda d: status(d)["phase"] == "hand_over")
+    assert "South (you)'s 6NT" in d.find_element(By.ID, "result").text
+    assert game.state.result.tricks == (9, 1) and game.state.result.made
+    # The reveal aid shows every hand once the hand is over.
+    assert "All hands as dealt" in d.find_element(By.ID, "aid-reveal").text
+    # The record is saved and replays to the same hand; the replay page steps through it.
+    record = load_record(save)
+    assert replay_states(record)[-1] == game.state
+    d.get(url + "/replay")
+    WebDriverWait(d, 10).until(lambda d: "step 1 of" in d.find_element(By.ID, "position").text)
+    total = len(record["hands"][0]["actions"]) + 1
+    assert d.find_element(By.ID, "position").text == f"step 1 of {total}"
+    d.find_element(By.ID, "next").click()
+    assert "South calls 6NT" in d.find_element(By.ID, "step-text").text
+    d.find_element(By.ID, "next-hand-step").click()
+    assert "won" in d.find_element(By.ID, "replay-result").text or \
+        "6NT" in d.find_element(By.ID, "replay-result").text
+    # A reload resumes the game where it is.
+    d.get(url + "/")
+    WebDriverWait(d, 10).until(lambda d: status(d)["phase"] == "hand_over")
