@@ -1,18 +1,23 @@
 """``mcfast``: Monte Carlo play with compiled rollouts (the fast core and :mod:`agents.rollout_policy`).
 
 At a PLAY decision the bot does what :class:`agents.mc.MCBot` does (same candidates,
-:func:`agents.mc.distinct_plays`; same exact sampler, :class:`agents.sampler.Determinizer`;
-same paired comparison on shared worlds; ties go to the rule bot's card, then to the lowest
-action id) but plays the rollouts in one compiled call: the sampled worlds differ only in the
-hidden cards, so the first world is loaded into a fast-core record once
-(:meth:`fh_env.compiled.games.FastGames.set_state`), copied ``samples x candidates`` times, given each
-world's hands, and every copy plays its candidate and then the rest of the hand with the
-compiled heuristic policy.  The chosen card is the one with the best mean team hand score (its
-team's points minus the other's).
+:func:`agents.mc.distinct_plays`; the same exact distribution of worlds as
+:class:`agents.sampler.Determinizer`; same paired comparison on shared worlds; ties go to the rule
+bot's card, then to the lowest action id) but draws the worlds and plays the rollouts in
+compiled code: :class:`agents.sampler_compiled.CompiledSampler` (seeded from the bot's
+generator, so its worlds are not the Python sampler's at the same seed) loads the public history
+into one fast-core record once (:meth:`fh_env.compiled.games.FastGames.set_state`), copies it
+``samples x candidates`` times with each world's hidden cards, and every copy plays its
+candidate and then the rest of the hand with the compiled heuristic policy.  The chosen card is
+the one with the best mean team hand score (its team's points minus the other's).
 
 Auction and kitty-exchange decisions are delegated to :class:`agents.mc.MCBot` with the same
 number of samples (its rule-bot rollouts run through the auction and exchange, which the
 compiled policy only approximates).
+
+The compiled core plays four players only: other table sizes (§9) are refused with a
+``ValueError`` when the bot is built for them (``make_bot("mcfast", rules)``, ``fh-eval``) and
+when it is asked to act (:meth:`FastMCBot.check_rules`); ``mc`` plays every size.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from fh_env.view import SeatView
 
 from .mc import MCBot, distinct_plays
 from .rule import RuleBot
-from .sampler import Determinizer
+from .sampler_compiled import CompiledSampler
 
 
 class FastMCBot:
@@ -45,15 +50,22 @@ class FastMCBot:
         self._loaders: dict[Rules, FastGames] = {}
         self.rollouts = 0  # rollouts played so far (for benchmarks)
 
+    def check_rules(self, rules: Rules) -> None:
+        """Refuse a table size other than four players (ValueError, one line)."""
+        if rules.players != 4:
+            raise ValueError(f"bot {self.name!r} plays four players only (its rollouts run in "
+                             f"the compiled core), not players={rules.players}; use mc, which "
+                             "plays every table size")
+
     def act(self, view: SeatView, rng: random.Random) -> int:
+        if view.rules.players != 4:
+            self.check_rules(view.rules)
         if view.phase != Phase.PLAY:
             return self._mc.act(view, rng)
         candidates = distinct_plays(view)
         if len(candidates) == 1:
             return candidates[0]
-        det = Determinizer(view)
-        worlds = [det.sample(rng) for _ in range(self.samples)]
-        means = self.evaluate(view, candidates, worlds)
+        means = self.score(view, candidates, self.draw_worlds(view, len(candidates), rng))
         best = means.max()
         rule_choice = self._rule.act(view, rng)
         if rule_choice in candidates and means[candidates.index(rule_choice)] == best:
@@ -70,8 +82,21 @@ class FastMCBot:
         games["dealt_hands"] = np.repeat(np.array([w.dealt[0] for w in worlds], np.uint64), k,
                                          axis=0)
         games["dealt_kitty"] = np.repeat(np.array([w.dealt[1] for w in worlds], np.uint64), k)
+        return self.score(view, candidates, games)
+
+    def draw_worlds(self, view: SeatView, repeat: int, rng: random.Random) -> np.ndarray:
+        """``samples`` worlds drawn by the compiled exact sampler from a seed taken from ``rng``,
+        as fast-core records, each ``repeat`` times in a row."""
+        return CompiledSampler(view).sample_games(self.samples, rng.getrandbits(64), repeat,
+                                                  self._loader(view.rules))
+
+    def score(self, view: SeatView, candidates: list[int], games: np.ndarray) -> np.ndarray:
+        """Roll out ``games`` (each world once per candidate, in the order of ``candidates``)
+        and return the mean team score of each candidate (float64 ``[len(candidates)]``)."""
+        k = len(candidates)
+        n = len(games) // k
         first = np.tile(np.asarray(candidates, dtype=np.int64), n)
-        policy_rollouts(games, self._loaders[view.rules]._rules, first)
+        policy_rollouts(games, self._loader(view.rules)._rules, first)
         self.rollouts += n * k
         team = view.seat % 2
         points = games["hand_points"]
@@ -81,8 +106,13 @@ class FastMCBot:
     def _batch(self, world: State, size: int) -> np.ndarray:
         """``size`` fast-core copies of ``world`` (only the hidden fields differ between worlds,
         so one world's record serves as the template of all)."""
-        loader = self._loaders.get(world.rules)
-        if loader is None:
-            loader = self._loaders[world.rules] = FastGames(1, world.rules)
+        loader = self._loader(world.rules)
         loader.set_state(0, world)
         return np.repeat(loader.games, size)
+
+    def _loader(self, rules: Rules) -> FastGames:
+        """A 1-game batch of ``rules`` to load template states with (one per rule set)."""
+        loader = self._loaders.get(rules)
+        if loader is None:
+            loader = self._loaders[rules] = FastGames(1, rules)
+        return loader

@@ -1,12 +1,17 @@
 """Speed of compiled Monte Carlo play: ``python -m bench.mc_fast [--samples 100] [--json]``.
 
-Times :class:`agents.mc_fast.FastMCBot` and :class:`agents.mc.MCBot` on the same PLAY decision
-points (from rule-bot hands, :func:`bench.mc.decision_points`), CPU time of this process (one
-core), and reports the median milliseconds per decision, over all play decisions and over those
-with more than one distinct candidate (the others return at once).  ``MCBot`` is timed at
-``--mc-samples`` worlds and scaled linearly to ``--samples`` (its cost is linear in the worlds).
-The breakdown says where FastMCBot's time goes: building the sampler and drawing the worlds,
-loading them into a fast-core batch, the compiled rollouts, the rule bot's tie-break card.
+Times :class:`agents.mc_fast.FastMCBot` (worlds from the compiled sampler,
+:mod:`agents.sampler_compiled`), the same bot drawing its worlds with the Python sampler
+(:class:`PythonSamplerMCBot`, ``agents.sampler.Determinizer``: the bot before the compiled
+sampler) and :class:`agents.mc.MCBot` on the same PLAY decision points (from rule-bot hands,
+:func:`bench.mc.decision_points`), CPU time of this process (one core), and reports the median
+milliseconds per decision, over all play decisions and over those with more than one distinct
+candidate (the others return at once), and each bot's time as a ratio of FastMCBot's.
+``MCBot`` is timed at ``--mc-samples`` worlds and scaled linearly to ``--samples`` (its cost is
+linear in the worlds).  The breakdown says where FastMCBot's time goes: the candidates, building
+the compiled sampler and drawing the worlds, the fast-core records (the public history replayed
+once, loaded, copied, each world's hidden cards written), the compiled rollouts, the rule bot's
+tie-break card; and, for comparison, the Python sampler's drawing of the same number of worlds.
 """
 
 from __future__ import annotations
@@ -24,11 +29,29 @@ from agents.mc import MCBot, distinct_plays
 from agents.mc_fast import FastMCBot
 from agents.rule import RuleBot
 from agents.sampler import Determinizer
+from agents.sampler_compiled import CompiledSampler
 from bench.mc import decision_points
 from fh_env.engine import Phase
 from agents.rollout_policy import policy_rollouts
 from fh_env.rules import Rules
 from fh_env.view import SeatView
+
+
+class PythonSamplerMCBot(FastMCBot):
+    """FastMCBot drawing its worlds with the Python exact sampler, one ``State`` per world, then
+    loading them into records (what ``mcfast`` did before the compiled sampler)."""
+
+    def draw_worlds(self, view: SeatView, repeat: int, rng: random.Random) -> np.ndarray:
+        det = Determinizer(view)
+        worlds = [det.sample(rng) for _ in range(self.samples)]
+        games = self._batch(worlds[0], len(worlds) * repeat)
+        games["hands"] = np.repeat(np.array([w.hands for w in worlds], np.uint64), repeat, axis=0)
+        games["kitty"] = np.repeat(np.array([w.kitty for w in worlds], np.uint64), repeat)
+        games["dealt_hands"] = np.repeat(np.array([w.dealt[0] for w in worlds], np.uint64),
+                                         repeat, axis=0)
+        games["dealt_kitty"] = np.repeat(np.array([w.dealt[1] for w in worlds], np.uint64),
+                                         repeat)
+        return games
 
 
 def play_views(rules: Rules, count: int, seed: int = 0) -> list[SeatView]:
@@ -53,27 +76,31 @@ def time_decisions(bot: Any, views: list[SeatView]) -> list[float]:
 
 def breakdown(bot: FastMCBot, views: list[SeatView]) -> dict[str, float]:
     """Median CPU ms per decision of each stage of FastMCBot, at views with a choice."""
-    stages: dict[str, list[float]] = {"sample": [], "load": [], "rollouts": [], "rule": []}
+    stages: dict[str, list[float]] = {"candidates": [], "sampler": [], "records": [],
+                                      "rollouts": [], "rule": [], "python_sampler": []}
     rule = RuleBot()
     for i, view in enumerate(views):
+        t0 = time.process_time()
         candidates = distinct_plays(view)
         if len(candidates) < 2:
             continue
         rng = random.Random(i)
-        t0 = time.process_time()
-        det = Determinizer(view)
-        worlds = [det.sample(rng) for _ in range(bot.samples)]
         t1 = time.process_time()
-        n, k = len(worlds), len(candidates)
-        games = bot._batch(worlds[0], n * k)
-        games["hands"] = np.repeat(np.array([w.hands for w in worlds], np.uint64), k, axis=0)
-        first = np.tile(np.asarray(candidates, np.int64), n)
+        sampler = CompiledSampler(view)
+        worlds = sampler.draw(bot.samples, rng.getrandbits(64))
         t2 = time.process_time()
-        policy_rollouts(games, bot._loaders[view.rules]._rules, first)
+        games = sampler.games(worlds, len(candidates), bot._loader(view.rules))
         t3 = time.process_time()
-        rule.act(view, rng)
+        first = np.tile(np.asarray(candidates, np.int64), bot.samples)
+        policy_rollouts(games, bot._loader(view.rules)._rules, first)
         t4 = time.process_time()
-        for name, dt in zip(stages, (t1 - t0, t2 - t1, t3 - t2, t4 - t3)):
+        rule.act(view, rng)
+        t5 = time.process_time()
+        det = Determinizer(view)
+        for _ in range(bot.samples):
+            det.sample(rng)
+        t6 = time.process_time()
+        for name, dt in zip(stages, (t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4, t6 - t5)):
             stages[name].append(1000 * dt)
     return {name: statistics.median(v) for name, v in stages.items() if v}
 
@@ -97,28 +124,38 @@ def main(argv: list[str] | None = None) -> None:
     rules = Rules.preset(args.rules)
     views = play_views(rules, args.positions)
     fast = FastMCBot(args.samples)
-    fast.act(views[0], random.Random(0))  # compile (or load the cache) outside the timing
+    before = PythonSamplerMCBot(args.samples)
+    for bot in (fast, before):  # compile (or load the cache) outside the timing
+        bot.act(views[0], random.Random(0))
     result: dict[str, Any] = {"rules": args.rules, "samples": args.samples}
     result["fast"] = summary(time_decisions(fast, views), views)
+    result["fast_python_sampler"] = summary(time_decisions(before, views), views)
     result["fast_breakdown_ms"] = breakdown(fast, views)
     scale = args.samples / args.mc_samples
     result["mc"] = summary(time_decisions(MCBot(args.mc_samples), views), views, scale)
     result["mc"]["measured_samples"] = args.mc_samples
-    result["speedup_median_with_choice"] = (result["mc"]["median_ms_with_choice"]
-                                            / result["fast"]["median_ms_with_choice"])
+    key = "median_ms_with_choice"
+    result["speedup_median_with_choice"] = result["mc"][key] / result["fast"][key]
+    result["sampler_speedup_median_with_choice"] = (result["fast_python_sampler"][key]
+                                                    / result["fast"][key])
     if args.json:
         print(json.dumps(result, indent=2))
         return
-    f, m = result["fast"], result["mc"]
+    f = result["fast"]
     print(f"rules {args.rules}, {f['decisions']} play decisions ({f['with_choice']} with a "
-          f"choice), {args.samples} worlds, CPU ms per decision (one core)")
-    print(f"{'bot':<28}{'median':>8}{'mean':>8}{'median (choice)':>17}")
-    print(f"{'FastMCBot':<28}{f['median_ms']:>8.1f}{f['mean_ms']:>8.1f}"
-          f"{f['median_ms_with_choice']:>17.1f}")
-    print(f"{f'MCBot ({args.mc_samples} worlds, scaled)':<28}{m['median_ms']:>8.1f}"
-          f"{m['mean_ms']:>8.1f}{m['median_ms_with_choice']:>17.1f}")
+          f"choice), {args.samples} worlds, CPU ms per decision (one core); ratio: median "
+          f"(choice) / FastMCBot's")
+    print(f"| {'bot':<38} | {'median':>6} | {'mean':>6} | {'median (choice)':>15} | "
+          f"{'ratio':>6} |")
+    print(f"|{'-' * 40}|{'-' * 7}:|{'-' * 7}:|{'-' * 16}:|{'-' * 7}:|")
+    rows = (("FastMCBot (compiled sampler)", result["fast"]),
+            ("FastMCBot, Python sampler (before)", result["fast_python_sampler"]),
+            (f"MCBot ({args.mc_samples} worlds, scaled)", result["mc"]))
+    for name, m in rows:
+        print(f"| {name:<38} | {m['median_ms']:>6.2f} | {m['mean_ms']:>6.2f} | "
+              f"{m[key]:>15.2f} | {m[key] / f[key]:>6.1f} |")
     print("FastMCBot stages, median ms: " + ", ".join(
-        f"{k} {v:.2f}" for k, v in result["fast_breakdown_ms"].items()))
+        f"{k} {v:.3f}" for k, v in result["fast_breakdown_ms"].items()))
 
 
 if __name__ == "__main__":
