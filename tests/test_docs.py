@@ -2,7 +2,8 @@
 
 * every fenced ``python`` block runs (each page's blocks in order, in one namespace, from the
   repository root); output and shell sessions use other fence languages (``text``, ``console``);
-* the observation layout table of docs/environment.md is the one :mod:`fh_env.observe` makes;
+* the observation layout tables (4, 3 and 6 players) and the action tables of
+  docs/environment.md are the ones :mod:`fh_env.observe` and :mod:`fh_env.envs.aec` make;
 * nothing in the repository points outside it (at a rules file or notes beside the checkout);
 * every relative link of the pages leads to a file that exists (and, with ``#anchor``, to a
   heading of that page);
@@ -89,14 +90,27 @@ def test_random_play_examples_play_a_whole_hand() -> None:
 
 # ---------------------------------------------------------------------- (b) the layout table
 def test_environment_page_shows_the_observation_layout() -> None:
-    expected = O.layout_table().split("Indices::\n\n", 1)[1].strip("\n")
+    """The layout tables of 4, 3 and 6 players, in that order, are those fh_env.observe makes."""
     text = (ROOT / "docs" / "environment.md").read_text(encoding="utf-8")
     tables = [code.strip("\n") for lang, code, _ in fenced_blocks(text)
               if lang == "text" and "0-4       phase" in code]
-    assert len(tables) == 1, "docs/environment.md should hold the layout table once"
-    assert tables[0] == expected, (
-        "the layout table of docs/environment.md differs from fh_env.observe.layout_table(); "
-        "paste the new one:\n" + expected)
+    assert len(tables) == 3, "docs/environment.md should hold the layout tables of 4, 3, 6 players"
+    for players, table in zip((4, 3, 6), tables):
+        expected = O.layout(players).table().split("Indices::\n\n", 1)[1].strip("\n")
+        assert table == expected, (
+            f"the {players}-player layout table of docs/environment.md differs from "
+            f"fh_env.observe.layout({players}).table(); paste the new one:\n" + expected)
+
+
+def test_environment_page_shows_the_action_tables() -> None:
+    """The action tables of docs/environment.md (four players, then six) are made from the
+    code, fh_env.envs.aec.action_table_markdown."""
+    from fh_env.envs.aec import action_table_markdown
+
+    text = (ROOT / "docs" / "environment.md").read_text(encoding="utf-8")
+    four, six = action_table_markdown(4), action_table_markdown(6)
+    assert four in text and six in text
+    assert text.index(four) < text.index(six)
 
 
 def test_layout_table_names_every_rule_option() -> None:

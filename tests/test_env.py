@@ -14,12 +14,11 @@ from pettingzoo.test import render_test as pz_render_test
 from pettingzoo.test import seed_test as pz_seed_test
 
 import fh_env
-from conftest import FOUR_PLAYER_PRESETS as PRESETS
 from conftest import deal as conftest_deal
 from fh_env import actions as A
 from fh_env.engine import IllegalActionError, Phase, State
 from fh_env.envs.aec import AGENTS, ENV_NAME, raw_env
-from fh_env.rules import resolve_rules
+from fh_env.rules import PRESETS, resolve_rules
 from fh_env.cards import card_name
 from fh_env.engine import deal_cards
 from fh_env.observe import LAYOUT, OBS_SIZE, STATE_SIZE
@@ -117,7 +116,7 @@ def test_mask_only_for_agent_on_turn_and_observe_any_agent_any_time() -> None:
             if not env.agents:
                 break
             on_turn = env.agent_selection
-            for agent in AGENTS:
+            for agent in env.possible_agents:
                 obs = env.observe(agent)
                 assert obs["observation"].dtype == np.float32
                 assert obs["action_mask"].dtype == np.int8

@@ -21,19 +21,21 @@ from hypothesis import strategies as st
 
 import fh_env
 from fh_env.cards import JOKER_BITS, TABLES, cards_of
-from fh_env.envs.aec import AGENTS
 from fh_env.engine import Phase, State
 from fh_env.observe import action_mask, encode, encode_state
-from fh_env.rules import Rules
+from fh_env.rules import PRESETS, Rules
 from fh_env.view import seat_view
-
-from conftest import FOUR_PLAYER_PRESETS as PRESETS
 
 VARIANTS = [Rules.preset(p) for p in PRESETS] + [
     Rules.preset("avondale-classic").replace(open_nullo_exposed="at_first_lead",
                                              joker_lead="not_shown_void"),
     Rules.preset("australian").replace(six_nt_shows_joker=True, misdeal=True, all_pass="play",
                                        nullo_kitty="nullo_only"),
+    # the other table sizes (§9), with the options that show most
+    Rules.preset("six-handed").replace(open_nullo_exposed="at_first_lead", nullo="anytime",
+                                       joker_lead="not_shown_void"),
+    Rules.preset("three-handed").replace(six_nt_shows_joker=True, misdeal=True,
+                                         all_pass="play", nullo="anytime"),
 ]
 
 
@@ -63,7 +65,7 @@ def resample(state: State, observer: int, rng: random.Random, tries: int = 200) 
             # Double nullo (§4.3): the partner picked up the observer's discards, so they can
             # only be in the partner's hand or the kitty; keep them where they are.
             unseen &= ~discards
-    holders = [s for s in range(4) if s != observer]
+    holders = [s for s in range(state.rules.players) if s != observer]
     parts = {s: state.hands[s] & unseen for s in holders}
     parts["kitty"] = state.kitty & unseen
     placed = 0
@@ -129,7 +131,7 @@ def test_observation_is_unchanged_when_hidden_cards_are_redealt() -> None:
     phases = set()
     for env in positions(rng, 400):
         state = env.game
-        for seat, agent in enumerate(AGENTS):
+        for seat, agent in enumerate(env.possible_agents):
             other = resample(state, seat, rng)
             if other is None:
                 continue
@@ -159,7 +161,7 @@ def test_resampled_worlds_really_differ() -> None:
     changed = total = 0
     for env in positions(rng, 60):
         state = env.game
-        for seat in range(4):
+        for seat in range(state.rules.players):
             other = resample(state, seat, rng)
             if other is None:
                 continue
@@ -174,14 +176,15 @@ def test_resampler_keeps_voids_and_hand_sizes(seat: int) -> None:
     rng = random.Random(seat)
     for env in positions(rng, 80):
         state = env.game
-        other = resample(state, seat, rng)
+        me = seat % state.rules.players
+        other = resample(state, me, rng)
         if other is None:
             continue
-        for s in range(4):
+        for s in range(state.rules.players):
             assert other.hands[s].bit_count() == state.hands[s].bit_count()
-            if s != seat:
+            if s != me:
                 assert not other.hands[s] & _forbidden(state, s)
-        assert other.hands[seat] == state.hands[seat]
+        assert other.hands[me] == state.hands[me]
         assert other.kitty.bit_count() == state.kitty.bit_count()
 
 
@@ -196,7 +199,7 @@ def test_no_leak_property(variant: int, seed: int, steps: int, sampler_seed: int
         if state.is_terminal:
             break
         state.apply(rng.choice(state.legal_actions()))
-    for seat in range(4):
+    for seat in range(state.rules.players):
         other = resample(state, seat, rng)
         if other is not None:
             view, other_view = seat_view(state, seat), seat_view(other, seat)

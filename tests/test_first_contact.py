@@ -35,7 +35,7 @@ from fh_env.observe import OBS_SIZE, decode, encode, encode_state, observation_b
 from fh_env.rules import Rules
 from fh_env.view import seat_view
 
-from conftest import FOUR_PLAYER_PRESETS as PRESETS
+from fh_env.rules import PRESETS
 
 ROOT = Path(__file__).resolve().parent.parent
 SPADE_RUN = "JK AS KS QS JS 10S 9S 8S 7S 6S".split()
@@ -294,7 +294,7 @@ def test_random_play_never_leaves_the_bounds(preset: str) -> None:
                 agent = env.agent_selection
                 if env.terminations[agent]:
                     break
-                for a in AGENTS:
+                for a in env.possible_agents:
                     obs = env.observe(a)
                     assert space.contains(obs), (a, np.flatnonzero(
                         (obs["observation"] < space["observation"].low)
@@ -351,7 +351,7 @@ def snapshot(env: raw_env):
     return (env.game.to_dict(), env.agent_selection, dict(env.rewards),
             dict(env._cumulative_rewards), dict(env.terminations),
             [(env.observe(a)["observation"].tobytes(), env.observe(a)["action_mask"].tobytes())
-             for a in AGENTS])
+             for a in env.possible_agents])
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -373,7 +373,7 @@ def test_refused_actions_never_change_the_state(preset, seed, moves) -> None:
         action = {"int": number, "np": np.int32(number), "bool": bool(number % 2),
                   "float": float(number), "str": str(number)}[kind]
         if kind in ("int", "np") and number in legal:
-            action = next((a for a in range(A.NUM_ACTIONS) if a not in legal), -1)
+            action = next((a for a in range(env.num_actions) if a not in legal), -1)
         before = snapshot(env)
         with pytest.raises(IllegalActionError):
             env.step(action)
@@ -384,9 +384,11 @@ def test_refused_actions_never_change_the_state(preset, seed, moves) -> None:
 def expected_fields(view) -> dict:
     """What decode must read from the observation of ``view``, computed from the view."""
     jokers = view.rules.jokers
+    n = view.rules.players
+    table = A.action_table(n)
 
     def rel(seat: int) -> int | None:
-        return None if seat < 0 else (seat - view.seat) % 4
+        return None if seat < 0 else (seat - view.seat) % n
 
     def names(mask: int) -> list[str]:
         return [card_name(c, jokers) for c in cards_of(mask)]
@@ -414,7 +416,7 @@ def expected_fields(view) -> dict:
     tricks = [(leader, cards, led, True) for leader, cards, _, led in view.tricks]
     if view.trick:
         tricks.append((view.leader, view.trick, view.led, False))
-    name = lambda b: A.action_to_str(b, jokers)  # noqa: E731
+    name = lambda b: table.to_str(b, jokers)  # noqa: E731
     return {
         "rules": view.rules, "phase": view.phase, "turn": rel(view.turn),
         "dealer": rel(view.dealer), "bid": bid, "bidder": bidder,
@@ -426,20 +428,21 @@ def expected_fields(view) -> dict:
         "auction_passes": [(None if h > A.DOUBLE_NULLO else name(h), r)
                            for h, r in sorted(passes)],
         "misdeal": misdeal,
-        "shows_joker": sorted(rel(s) for s in range(4) if view.shows_joker >> s & 1),
+        "shows_joker": sorted(rel(s) for s in range(n) if view.shows_joker >> s & 1),
         "hand": names(view.hand), "picked_up": names(picked), "discarded": names(discarded),
         "exchanged": sorted(rel(s) for s in view.exchanging), "exposed": names(view.exposed),
-        "voids": [[(SUITS + "J")[i] for i in range(5) if view.voids[(view.seat + r) % 4] >> i & 1]
-                  for r in range(4)],
+        "voids": [[(SUITS + "J")[i] for i in range(5) if view.voids[(view.seat + r) % n] >> i & 1]
+                  for r in range(n)],
         "tricks": [{"leader": rel(leader),
                     "plays": [(rel(s), card_name(c, jokers))
-                              for s, c in zip(trick_order(leader, out_seat), cards)],
+                              for s, c in zip(trick_order(leader, out_seat, n), cards)],
                     "led": SUITS[led], "complete": complete}
                    for leader, cards, led, complete in tricks],
         "bid_value": contract_value(view.rules, bid) if bid is not None and bid > 0 else 0,
         "num_calls": len(view.calls), "discards_left": view.discards_left,
-        "tricks_won": [view.tricks_won[(view.seat + r) % 4] for r in range(4)],
-        "scores": (view.scores[view.seat % 2], view.scores[1 - view.seat % 2]),
+        "tricks_won": [view.tricks_won[(view.seat + r) % n] for r in range(n)],
+        "scores": (tuple(view.scores[(view.seat + r) % 3] for r in range(3)) if n == 3
+                   else (view.scores[view.seat % 2], view.scores[1 - view.seat % 2])),
         "hands_played": view.hands_played,
     }
 
@@ -456,13 +459,13 @@ def test_decode_inverts_the_encoding_over_random_play(preset: str) -> None:
             if env.terminations[agent]:
                 break
             if step % 3 == 0:
-                for seat in range(4):
+                for seat, name in enumerate(env.possible_agents):
                     view = seat_view(env.game, seat)
-                    obs = env.observe(AGENTS[seat])
+                    obs = env.observe(name)
                     got = decode(obs)
                     want = expected_fields(view)
                     assert {k: got[k] for k in want} == want
-                    assert got["legal"] == [A.action_to_str(a, view.rules.jokers)
+                    assert got["legal"] == [env.game.action_name(a)
                                             for a in view.legal_actions()]
                     assert decode(obs["observation"]).keys() == got.keys() - {"legal"}
                     checked += 1

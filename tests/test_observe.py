@@ -16,10 +16,9 @@ from fh_env.cards import NUM_CARDS, mask_of, parse_card
 from fh_env.engine import Phase, State
 from fh_env.observe import (LAYOUT, OBS_SIZE, STATE_SIZE, action_mask, encode, encode_state,
                             rules_features)
-from fh_env.rules import Rules
+from fh_env.rules import PRESETS, Rules
 from fh_env.view import seat_view
 
-from conftest import FOUR_PLAYER_PRESETS as PRESETS
 from conftest import do, new_state
 
 
@@ -33,7 +32,8 @@ def cards_in(obs: np.ndarray, name: str) -> int:
 
 
 def random_views(count: int, seed: int = 0, rules_list=None):
-    """Views of random seats in random positions of random play."""
+    """Views of random seats in random positions of random play (every preset: all table
+    sizes)."""
     rng = random.Random(seed)
     rules_list = rules_list or [Rules.preset(p) for p in PRESETS]
     out = []
@@ -43,7 +43,7 @@ def random_views(count: int, seed: int = 0, rules_list=None):
             if state.is_terminal:
                 break
             state.apply(rng.choice(state.legal_actions()))
-        out.append((state, seat_view(state, rng.randrange(4))))
+        out.append((state, seat_view(state, rng.randrange(state.rules.players))))
     return out
 
 
@@ -70,14 +70,16 @@ def test_blocks_tile_the_vector_and_cover_every_rule_option() -> None:
 def test_binary_part_is_zero_one_and_scalars_are_finite() -> None:
     for _, view in random_views(200, seed=1):
         obs = encode(view)
-        assert obs.shape == (OBS_SIZE,) and obs.dtype == np.float32
-        assert set(np.unique(obs[:O.BINARY_SIZE])) <= {0.0, 1.0}
+        lay = O.layout(view.rules.players)
+        assert obs.shape == (lay.size,) and obs.dtype == np.float32
+        assert set(np.unique(obs[:lay.binary_size])) <= {0.0, 1.0}
         assert np.isfinite(obs).all()
 
 
 def test_encode_fills_out_in_place() -> None:
     buf = np.full((3, OBS_SIZE), 7.0, np.float32)
-    for i, (_, view) in enumerate(random_views(3, seed=2)):
+    four = [Rules.preset("australian"), Rules(), Rules.preset("canadian")]
+    for i, (_, view) in enumerate(random_views(3, seed=2, rules_list=four)):
         result = encode(view, buf[i])
         assert result is buf[i] or np.shares_memory(result, buf)
         assert np.array_equal(buf[i], encode(view))
@@ -194,24 +196,28 @@ def test_open_nullo_hand_is_exposed_to_the_others(exposed: str) -> None:
 
 def test_action_mask_is_the_legal_actions_of_the_seat_on_turn() -> None:
     for state, _ in random_views(150, seed=4):
-        for seat in range(4):
+        for seat in range(state.rules.players):
             mask = action_mask(seat_view(state, seat))
-            assert mask.dtype == np.int8 and mask.shape == (A.NUM_ACTIONS,)
+            size = A.action_table(state.rules.players).num_actions
+            assert mask.dtype == np.int8 and mask.shape == (size,)
             expected = state.legal_actions() if seat == state.turn else []
             assert np.flatnonzero(mask).tolist() == expected
 
 
 def test_encode_state_holds_every_hidden_card() -> None:
     for state, view in random_views(100, seed=5):
-        seat = view.seat
+        seat, n = view.seat, state.rules.players
+        lay = O.layout(n)
         full = encode_state(state, seat)
-        assert full.shape == (STATE_SIZE,)
-        assert np.array_equal(full[:OBS_SIZE], encode(view))
-        hidden = full[OBS_SIZE:].reshape(9, NUM_CARDS)
-        for r in (1, 2, 3):
-            assert mask_of(np.flatnonzero(hidden[r - 1]).tolist()) == state.hands[(seat + r) % 4]
-        assert mask_of(np.flatnonzero(hidden[3]).tolist()) == state.kitty
-        assert mask_of(np.flatnonzero(hidden[4]).tolist()) == state.dealt[1]
+        assert full.shape == (lay.state_size,)
+        assert np.array_equal(full[:lay.size], encode(view))
+        hidden = full[lay.size:].reshape(2 * n + 1, lay.num_cards)
+        for r in range(1, n):
+            assert mask_of(np.flatnonzero(hidden[r - 1]).tolist()) == state.hands[(seat + r) % n]
+        assert mask_of(np.flatnonzero(hidden[n - 1]).tolist()) == state.kitty
+        assert mask_of(np.flatnonzero(hidden[n]).tolist()) == state.dealt[1]
+        for who, _, discarded in state.exchanges:
+            assert mask_of(np.flatnonzero(hidden[n + 1 + (who - seat) % n]).tolist()) == discarded
 
 
 def test_rules_features_one_hot_groups_and_cache() -> None:
@@ -220,13 +226,14 @@ def test_rules_features_one_hot_groups_and_cache() -> None:
         rules = Rules.preset(name)
         features = rules_features(rules)
         assert features is rules_features(rules) and not features.flags.writeable
-        key = features.tobytes()
+        key = (rules.players, features.tobytes())  # a layout per table size
         assert key not in seen, (name, seen.get(key))
         seen[key] = name
         obs = encode(seat_view(State(rules, seed=1), 0))
-        width = LAYOUT["rules"].stop - LAYOUT["rules"].start
-        assert np.array_equal(obs[LAYOUT["rules"]], features[:width])
-        assert np.array_equal(obs[LAYOUT["rule_values"]], features[width:])
+        slices = O.layout(rules.players).slices
+        width = slices["rules"].stop - slices["rules"].start
+        assert np.array_equal(obs[slices["rules"]], features[:width])
+        assert np.array_equal(obs[slices["rule_values"]], features[width:])
     assert np.array_equal(rules_features(Rules.preset("canadian")),
                           rules_features(Rules.preset("canadian")))
     assert rules_features(Rules(target=1000))[-2] == pytest.approx(2.0)
@@ -293,7 +300,8 @@ def test_observation_is_encode_and_mask_in_one() -> None:
         obs = O.observation(view)
         assert np.array_equal(obs["observation"], encode(view))
         assert np.array_equal(obs["action_mask"], action_mask(view))
-        assert obs["action_mask"].dtype == np.int8 and obs["action_mask"].shape == (A.NUM_ACTIONS,)
+        size = A.action_table(view.rules.players).num_actions
+        assert obs["action_mask"].dtype == np.int8 and obs["action_mask"].shape == (size,)
 
 
 def test_seat_view_sets_exactly_the_fields_of_seat_view() -> None:

@@ -71,10 +71,15 @@ def test_registered_and_passes_gymnasium_check_env():
     assert env.action_space == gym.spaces.Discrete(A.NUM_ACTIONS)
 
 
-@pytest.mark.parametrize("seats", [(0,), (1,), (3,), (0, 2), (1, 3)])
-def test_learner_acts_only_on_its_seats_and_bots_on_the_others(seats):
+@pytest.mark.parametrize("rules, seats", [(None, (0,)), (None, (1,)), (None, (3,)),
+                                         (None, (0, 2)), (None, (1, 3)),
+                                         ("three-handed", (0,)), ("three-handed", (2,)),
+                                         ("six-handed", (5,)), ("six-handed", (0, 2, 4)),
+                                         ("six-handed", (1, 3, 5))])
+def test_learner_acts_only_on_its_seats_and_bots_on_the_others(rules, seats):
     bot = RecordingBot()
-    env = SingleSeatEnv(seats=seats, opponents=bot)
+    env = SingleSeatEnv(rules, seats=seats, opponents=bot)
+    players = env.game_env.players
     rng = np.random.default_rng(1)
     seen = set()
     for seed in range(6):
@@ -89,7 +94,7 @@ def test_learner_acts_only_on_its_seats_and_bots_on_the_others(seats):
             assert env.action_masks().dtype == bool
             obs, _, _, _, info = env.step(random_action(env, rng))
     assert seen == set(seats)
-    assert bot.seats == set(range(4)) - set(seats)
+    assert bot.seats == set(range(players)) - set(seats)
 
 
 def test_partner_bot_plays_only_the_partner_seat():
@@ -100,12 +105,31 @@ def test_partner_bot_plays_only_the_partner_seat():
         play_out(env, seed, rng)
     assert partner.seats == {3}
     assert opponents.seats == {0, 2}
+    # six players: the learner's two partners, the three opponents (§9.2)
+    partner, opponents = RecordingBot(), RecordingBot()
+    env = SingleSeatEnv("six-handed", seats=(1,), opponents=opponents, partner=partner)
+    for seed in range(4):
+        play_out(env, seed, rng)
+    assert partner.seats == {3, 5}
+    assert opponents.seats == {0, 2, 4}
+    # three players: everyone else is an opponent; a partner bot plays nobody
+    partner, opponents = RecordingBot(), RecordingBot()
+    env = SingleSeatEnv("three-handed", seats=(1,), opponents=opponents, partner=partner)
+    for seed in range(4):
+        play_out(env, seed, rng)
+    assert partner.seats == set() and opponents.seats == {0, 2}
 
 
 def test_bad_seats_and_bots_are_refused():
     for seats in [(0, 1), (4,), (), (0, 2, 1)]:
         with pytest.raises(ValueError, match="seats="):
             SingleSeatEnv(seats=seats)
+    for seats in [(3,), (0, 2), (0, 1, 2)]:  # three players play alone
+        with pytest.raises(ValueError, match="seats="):
+            SingleSeatEnv("three-handed", seats=seats)
+    for seats in [(6,), (0, 2), (0, 3), (1, 3, 4)]:  # six: one seat or a team of three
+        with pytest.raises(ValueError, match="seats="):
+            SingleSeatEnv("six-handed", seats=seats)
     with pytest.raises(ValueError, match="unknown bot"):
         SingleSeatEnv(opponents="no-such-bot", bot_factory=make_bot)
     with pytest.raises(ValueError, match="bot_factory"):  # fh_env builds no bot by name itself

@@ -5,11 +5,15 @@ Import              ``import fh_env; env = fh_env.env("australian")`` (``fh_env.
                     unwrapped); ``import fh_env`` also registers ``five_hundred_v0`` for
                     ``pettingzoo.make("aec", "five_hundred_v0", rules=...)``
 Agents              ``player_0`` … ``player_3``: the seats 0..3 of docs/rules.md (N, E, S, W);
-                    teams are player_0 + player_2 and player_1 + player_3
-Actions             ``Discrete(130)``: the fixed table of :mod:`fh_env.actions`; any integer
+                    teams are player_0 + player_2 and player_1 + player_3.  Other table
+                    sizes (§9): ``player_0`` … ``player_2`` (each plays alone) or
+                    ``player_0`` … ``player_5`` (teams 0/2/4 and 1/3/5)
+Actions             ``Discrete(130)``: the fixed table of :mod:`fh_env.actions`
+                    (``Discrete(166)`` with six players, ``action_table(6)``); any integer
                     type (NumPy's too), not ``bool``; ``legal_action_names()`` names the legal
                     actions of the agent on turn
-Observations        ``{"observation": float32[OBS_SIZE], "action_mask": int8[130]}``
+Observations        ``{"observation": float32[OBS_SIZE], "action_mask": int8[130]}`` (with
+                    3 or 6 players the sizes of ``fh_env.observe.layout(players)``)
 Observation values  seat-relative, perfect recall: the index table of :mod:`fh_env.observe`;
                     ``fh_env.observe.decode(obs)`` reads one back into named fields; the Box
                     has finite bounds per entry (``observation_bounds``)
@@ -31,12 +35,17 @@ Arguments of :func:`env` and :class:`raw_env`:
 * ``reward``: ``"diff"`` (default: at the end of each hand, the agent's team's hand points
   minus the other team's), ``"points"`` (its own team's hand points) or ``"win"`` (game
   episodes only: +1 / -1 / 0 to the winners / losers / both on a draw when the game ends).
+  Rewards are per side: with six players every seat of a team gets the team's; with three
+  each player is a side: ``"points"`` its own hand points, ``"diff"`` its hand points minus
+  the mean of the other two players', ``"win"`` +1 to the winner and -1 to the others (0 to
+  all on a draw).
   Hand points are those of §6 before the game-level caps of §7.2.  Rewards are raw points unless
   ``reward_scale`` (default 1.0) multiplies them.
 * ``render_mode``: ``"ansi"`` (``render()`` returns the table as text) or ``"human"`` (prints it
   after every step); ``render_seat``: whose cards the table shows (default: the agent on turn).
 * :func:`env` only, ``illegal_reward``: the reward of an agent that takes an illegal action
-  and of its partner (a reward is a team's; the other team gets 0); it ends the episode
+  and of its partners (a reward is a side's: its team, or the player alone with three players;
+  the other sides get 0); it ends the episode
   (``terminated`` for every agent, not ``truncated``), as PettingZoo's
   ``TerminateIllegalWrapper`` does; default -1 for ``reward="win"``, else -1000 x
   ``reward_scale``, a loss larger than any hand brings under the presets.  An action outside
@@ -48,8 +57,8 @@ Arguments of :func:`env` and :class:`raw_env`:
 (the same seed gives the same episode; the deal of ``reset(seed=s)`` is the deal of
 ``State(rules, seed=s)``); a reset without a seed takes the next seed from a generator seeded by
 the last seed given (from the OS at the first reset if none was).  ``options`` (for this episode
-only): ``rules`` (as above), ``dealer`` (0..3) and ``deal``:
-``{"hands": [[10 card names] x 4], "kitty": [card names]}`` for the first hand; any other key
+only): ``rules`` (as above, of the env's table size), ``dealer`` (a seat) and ``deal``:
+``{"hands": [[10 card names] x players], "kitty": [card names]}`` for the first hand; any other key
 is refused (``ValueError`` naming the accepted keys), as is a dealer that is not a seat or a
 deal that is not exactly the deck (the error names the cards).  Nothing here draws from
 Python's or NumPy's global random generators.
@@ -57,7 +66,8 @@ Python's or NumPy's global random generators.
 Rewards and infos: at the end of every hand each agent's ``infos`` entry is set to ``contract``
 (the bid action id, -1 for no-contract play, None for a hand thrown in), ``contract_name``
 (its name: ``"10S"``, ``"nullo"``, ``"no contract"``, None for a hand thrown in), ``declarer`` (seat
-0..3 or None), ``tricks``, ``hand_points`` and ``game_points`` (pairs: team 0, team 1) and
+0..3 or None), ``tricks``, ``hand_points`` and ``game_points`` (per side: team 0, team 1; with
+three players one entry per player: ``HandResult.hand_points``) and
 ``hands_done`` (hands finished in this episode, thrown-in hands included); they keep these values
 until the next hand ends, and hold the same keys with neutral values (None, zeros) from
 ``reset()`` on.  A hand thrown in (all passed under ``all_pass=redeal``, an inkle-only auction,
@@ -84,28 +94,37 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
 from .. import actions as A
-from ..cards import JOKER_BITS, SUIT_NAMES, card_name, cards_of, mask_of, parse_card
+from ..cards import (JOKER_BITS, PLAIN_ORDER, SUIT_NAMES, card_name, cards_of, mask_of,
+                     parse_card, rank_of, suit_of)
 from ..contracts import DRAW
-from ..engine import IllegalActionError, Phase, State, check_deal, trick_order
-from ..observe import OBS_SIZE, STATE_SIZE, encode_state, observation, observation_bounds
-from ..observe import state_bounds
+from ..engine import (IllegalActionError, Phase, State, check_deal, side_of, sitting_out_seats,
+                      trick_order)
+from ..observe import encode_state, layout, observation, observation_bounds, state_bounds
 from ..rules import Rules, RulesSpec, resolve_rules, rules_name
 from ..view import SeatView, seat_view
-from .rewards import check_episode, team_rewards
+from .rewards import check_episode, side_rewards, team_rewards
 from .rewards import illegal_reward as default_illegal_reward
 
 ENV_NAME = "five_hundred_v0"
+#: The agents of a 4-player table; :func:`agents_of` gives those of any table size.
 AGENTS = tuple(f"player_{seat}" for seat in range(4))
-_SEAT = {agent: seat for seat, agent in enumerate(AGENTS)}
+_ALL_AGENTS = tuple(f"player_{seat}" for seat in range(6))
+_SEAT = {agent: seat for seat, agent in enumerate(_ALL_AGENTS)}
+
+
+def agents_of(players: int) -> tuple[str, ...]:
+    """``("player_0", …)``: one agent per seat of a table of ``players`` (3, 4 or 6)."""
+    return _ALL_AGENTS[:players]
 
 
 def _observation_space(rules: Rules, episode: str) -> spaces.Dict:
     """Finite bounds for every entry (:func:`fh_env.observe.observation_bounds`): those of
-    ``rules`` and of every preset, for this kind of episode."""
+    ``rules`` and of every preset of its table size, for this kind of episode."""
     low, high = observation_bounds(rules, episode)
+    lay = layout(rules.players)
     return spaces.Dict({
-        "observation": spaces.Box(low, high, (OBS_SIZE,), np.float32),
-        "action_mask": spaces.Box(0, 1, (A.NUM_ACTIONS,), np.int8),
+        "observation": spaces.Box(low, high, (lay.size,), np.float32),
+        "action_mask": spaces.Box(0, 1, (lay.num_actions,), np.int8),
     })
 
 
@@ -113,9 +132,9 @@ def _observation_space(rules: Rules, episode: str) -> spaces.Dict:
 RESET_OPTIONS = ("rules", "dealer", "deal")
 
 
-def check_options(options: Any) -> dict[str, Any]:
+def check_options(options: Any, players: int = 4) -> dict[str, Any]:
     """``options`` of ``reset()`` as a dict, refusing what is not one or holds unknown keys
-    (naming the accepted ones) and a dealer that is not a seat 0..3."""
+    (naming the accepted ones) and a dealer that is not a seat 0..players-1."""
     if options is None:
         return {}
     if not isinstance(options, dict):
@@ -133,16 +152,17 @@ def check_options(options: Any) -> dict[str, Any]:
             dealer = A.action_id(dealer)  # any integer type, not a bool
         except TypeError:
             dealer = -1
-        if not 0 <= dealer < 4:
+        if not 0 <= dealer < players:
             raise ValueError(f"options['dealer']={options['dealer']!r}: the dealer is a seat "
-                             "0..3 (or None for the seed's dealer)")
+                             f"0..{players - 1} (or None for the seed's dealer)")
         options = dict(options, dealer=dealer)
     return options
 
 
-def _neutral_info(scores: tuple[int, int] = (0, 0)) -> dict[str, Any]:
-    return {"contract": None, "contract_name": None, "declarer": None, "tricks": (0, 0),
-            "hand_points": (0, 0), "game_points": scores, "hands_done": 0}
+def _neutral_info(sides: int = 2) -> dict[str, Any]:
+    zeros = (0,) * sides
+    return {"contract": None, "contract_name": None, "declarer": None, "tricks": zeros,
+            "hand_points": zeros, "game_points": zeros, "hands_done": 0}
 
 
 class raw_env(AECEnv, EzPickle):
@@ -165,19 +185,26 @@ class raw_env(AECEnv, EzPickle):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode={render_mode!r}: choose one of "
                              f"{', '.join(self.metadata['render_modes'])} or None")
-        if render_seat not in (None, 0, 1, 2, 3):
-            raise ValueError(f"render_seat={render_seat!r} must be a seat 0..3 or None")
+        players = rules.players
+        if render_seat is not None and render_seat not in range(players):
+            raise ValueError(f"render_seat={render_seat!r} must be a seat 0..{players - 1} "
+                             "or None")
         self.rules = rules
         self.episode = episode
         self.reward_mode = reward
         self.reward_scale = float(reward_scale)
         self.render_mode = render_mode
         self.render_seat = render_seat
-        self.possible_agents = list(AGENTS)
-        self._action_spaces = {a: spaces.Discrete(A.NUM_ACTIONS) for a in AGENTS}
-        self._observation_spaces = {a: _observation_space(rules, episode) for a in AGENTS}
+        self.players = players
+        self._agents = agents = agents_of(players)
+        self._sides = rules.sides
+        self.possible_agents = list(agents)
+        self.num_actions = layout(players).num_actions
+        self._action_spaces = {a: spaces.Discrete(self.num_actions) for a in agents}
+        space = _observation_space(rules, episode)
+        self._observation_spaces = {a: space for a in agents}
         low, high = state_bounds(rules, episode)
-        self.state_space = spaces.Box(low, high, (STATE_SIZE,), np.float32)
+        self.state_space = spaces.Box(low, high, (layout(players).state_size,), np.float32)
         self._seeds: random.Random | None = None
         self._game: State | None = None
         self._rewarded = False  # whether self.rewards holds non-zero values
@@ -191,9 +218,13 @@ class raw_env(AECEnv, EzPickle):
 
     # ------------------------------------------------------------------ reset
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        options = check_options(options)
+        options = check_options(options, self.players)
         rules = resolve_rules(options["rules"]) if options.get("rules") is not None else self.rules
         if rules is not self.rules:
+            if rules.players != self.players:
+                raise ValueError(f"options['rules'] are for {rules.players} players, but this "
+                                 f"env has {self.players} agents: build a new env for another "
+                                 "table size")
             self._check_bounds(rules)
         if seed is not None:
             self._seeds = random.Random(int(seed))
@@ -205,15 +236,16 @@ class raw_env(AECEnv, EzPickle):
         dealer = options.get("dealer")
         deal = _parse_deal(rules, options["deal"]) if options.get("deal") is not None else None
         self._game = State(rules, seed=game_seed, dealer=dealer, deal=deal)
-        self.agents = list(AGENTS)
-        self.rewards = dict.fromkeys(AGENTS, 0.0)
-        self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
-        self.terminations = dict.fromkeys(AGENTS, False)
-        self.truncations = dict.fromkeys(AGENTS, False)
-        self.infos = {a: _neutral_info() for a in AGENTS}
+        agents = self._agents
+        self.agents = list(agents)
+        self.rewards = dict.fromkeys(agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(agents, 0.0)
+        self.terminations = dict.fromkeys(agents, False)
+        self.truncations = dict.fromkeys(agents, False)
+        self.infos = {a: _neutral_info(self._sides) for a in agents}
         self._rewarded = False
         self._hands_done = 0
-        self.agent_selection = AGENTS[self._game.turn]
+        self.agent_selection = agents[self._game.turn]
         self._skip_agent_selection = None
 
     # ------------------------------------------------------------------ step
@@ -239,7 +271,7 @@ class raw_env(AECEnv, EzPickle):
         if game.phase >= Phase.HAND_OVER:
             self._end_of_hand(agent)
         else:
-            self.agent_selection = AGENTS[game.turn]
+            self.agent_selection = self._agents[game.turn]
         if self.render_mode == "human":
             self.render()
 
@@ -251,21 +283,28 @@ class raw_env(AECEnv, EzPickle):
                 "declarer": result.declarer,
                 "tricks": result.tricks, "hand_points": result.hand_points,
                 "game_points": result.game_points, "hands_done": self._hands_done}
-        for agent in AGENTS:
+        agents = self._agents
+        for agent in agents:
             self.infos[agent] = dict(info)
         winner = game.winner if game.phase == Phase.GAME_OVER and game.winner != DRAW else None
-        team_reward = team_rewards(self.reward_mode, result.hand_points, winner, self.reward_scale)
-        for seat, agent in enumerate(AGENTS):
-            self.rewards[agent] = float(team_reward[seat & 1])
-        self._rewarded = team_reward != (0.0, 0.0)
+        if self._sides == 2:
+            side_reward = team_rewards(self.reward_mode, result.hand_points, winner,
+                                       self.reward_scale)
+        else:
+            side_reward = side_rewards(self.reward_mode, result.hand_points, winner,
+                                       self.reward_scale)
+        players = self.players
+        for seat, agent in enumerate(agents):
+            self.rewards[agent] = float(side_reward[side_of(players, seat)])
+        self._rewarded = any(r != 0.0 for r in side_reward)
         self._accumulate_rewards()
         if self.episode == "hand" or game.phase == Phase.GAME_OVER:
-            for agent in AGENTS:
+            for agent in agents:
                 self.terminations[agent] = True
             self.agent_selection = last_agent
         else:
             game.next_hand()
-            self.agent_selection = AGENTS[game.turn]
+            self.agent_selection = agents[game.turn]
 
     # ------------------------------------------------------------------ observing
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -290,16 +329,17 @@ class raw_env(AECEnv, EzPickle):
         return game.legal_actions()
 
     def legal_action_names(self) -> list[str]:
-        """The legal actions of the agent on turn by name, as :func:`fh_env.action_to_str`
-        names them under the episode's rules (``BJ``/``RJ`` with two jokers): e.g.
-        ``["pass", "7H", ...]``, ``["play 10S", ...]``; ``[]`` once the episode is over."""
-        jokers = self._game.rules.jokers if self._game is not None else 1
-        return [A.action_to_str(a, jokers) for a in self.legal_actions()]
+        """The legal actions of the agent on turn by name, as the table size's action table
+        names them under the episode's rules (``State.action_name``; ``BJ``/``RJ`` with two
+        jokers): e.g. ``["pass", "7H", ...]``, ``["play 10S", ...]``; ``[]`` once the episode
+        is over."""
+        legal = self.legal_actions()
+        return [self._game.action_name(a) for a in legal]
 
     def _check_bounds(self, rules: Rules) -> None:
         """Warn when ``rules`` (from reset options) can leave the observation space."""
         low, high = observation_bounds(rules, self.episode)
-        box = self._observation_spaces[AGENTS[0]]["observation"]
+        box = self._observation_spaces[self._agents[0]]["observation"]
         if (low < box.low).any() or (high > box.high).any():
             warn(f"the rules of this reset ({rules_name(rules)}) have values outside this "
                  "env's observation space, which covers its own rules and the presets: build "
@@ -354,14 +394,40 @@ def _parse_deal(rules: Rules, deal: dict[str, Any]) -> tuple[list[int], int]:
                  for hand in deal["hands"]]
         kitty = mask_of(parse_card(c) if isinstance(c, str) else int(c) for c in deal["kitty"])
     except (KeyError, TypeError) as err:
-        raise ValueError(f"options['deal'] must be {{'hands': [[10 card names] x 4], "
-                         f"'kitty': [card names]}}, got {deal!r}") from err
+        raise ValueError(f"options['deal'] must be {{'hands': [[10 card names] x "
+                         f"{rules.players}], 'kitty': [card names]}}, got {deal!r}") from err
     check_deal(rules, hands, kitty)
     return hands, kitty
 
 
+def action_table_markdown(players: int = 4) -> str:
+    """The action table of a table size as the Markdown table of docs/environment.md (a test
+    keeps the page equal to it), made from :func:`fh_env.actions.action_table`."""
+    t = A.action_table(players)
+    names = A.CALL_NAMES
+    first, last = A.BID_BASE, A.BID_BASE + A.NUM_ORDINARY_BIDS - 1
+    rows = [
+        ("pass", f"{A.PASS}", f"`{names[A.PASS]}`"),
+        ("ordinary bids", f"{first}..{last}",
+         "`" + " ".join(names[first:first + 6]) + f" … {names[last]}`"),
+        ("nullo-type bids", f"{A.NULLO}..{A.DOUBLE_NULLO}",
+         ", ".join(f"`{names[a]}`" for a in A.NULLO_TYPES)),
+        ("misdeal", f"{A.MISDEAL}", f"`{names[A.MISDEAL]}`"),
+        ("discard a card", f"{t.discard_base}..{t.play_base - 1}",
+         f"`discard <card>` ({t.discard_base} + card id)"),
+        ("play a card", f"{t.play_base}..{t.joker_lead_base - 1}",
+         f"`play <card>` ({t.play_base} + card id)"),
+        ("lead a joker naming a suit", f"{t.joker_lead_base}..{t.num_actions - 1}",
+         "`play JK S` … `play JK H`, `play RJ S` … `play RJ H`"),
+    ]
+    lines = ["| actions | ids | names |", "|---|---|---|"]
+    lines += [f"| {what} | {ids} | {text} |" for what, ids, text in rows]
+    return "\n".join(lines)
+
+
 # ---------------------------------------------------------------------- text rendering
 _SEAT_NAMES = ("N", "E", "S", "W")
+_SHORT_NAMES = ("p0", "p1", "p2", "p3", "p4", "p5")  # three and six players
 
 
 def render_text(view: SeatView) -> str:
@@ -375,31 +441,44 @@ def render_text(view: SeatView) -> str:
     def cards(mask: int) -> str:
         return " ".join(card_name(c, jokers) for c in _display_order(mask)) or "-"
 
+    n = r.players
+    short = _SEAT_NAMES if n == 4 else _SHORT_NAMES
+
     def who(seat: int) -> str:
-        return f"{_SEAT_NAMES[seat]} (player_{seat})"
+        return f"{_SEAT_NAMES[seat]} (player_{seat})" if n == 4 else f"player_{seat}"
+
+    def action(a: int) -> str:
+        return A.action_to_str(a, jokers) if n == 4 else table.to_str(a, jokers)
+
+    table = A.action_table(n)
+    if n == 4:
+        score = f"score N-S {view.scores[0]}, E-W {view.scores[1]}"
+    elif n == 6:
+        score = f"score team 0-2-4 {view.scores[0]}, team 1-3-5 {view.scores[1]}"
+    else:
+        score = "score " + ", ".join(f"player_{s} {view.scores[s]}" for s in range(3))
 
     # The hand in progress, or the hand just finished (a scored hand is counted in hands_played
     # as it ends; a hand thrown in is not counted, so it keeps its number).
     finished = view.phase >= Phase.HAND_OVER and view.contract is not None
     number = view.hands_played + (0 if finished else 1)
-    lines = [f"Five Hundred, {name}; hand {number}, dealer {who(view.dealer)}; "
-             f"score N-S {view.scores[0]}, E-W {view.scores[1]}"]
-    calls = "  ".join(f"{_SEAT_NAMES[s]}:{A.action_to_str(a, jokers)}" for s, a in view.calls)
+    lines = [f"Five Hundred, {name}; hand {number}, dealer {who(view.dealer)}; {score}"]
+    calls = "  ".join(f"{short[s]}:{action(a)}" for s, a in view.calls)
     lines.append(f"Auction: {calls or '-'}")
     if view.contract is not None:
         if view.contract == -1:
             contract = "no contract (all passed), no trumps"
         else:
             trumps = (f"trumps {SUIT_NAMES[view.context]}" if view.context < 4 else "no trumps")
-            contract = (f"{A.action_to_str(view.contract, jokers)} by {who(view.declarer)}, "
-                        f"{trumps}")
+            contract = f"{action(view.contract)} by {who(view.declarer)}, {trumps}"
         lines.append(f"Contract: {contract}")
-    for seat in range(4):
+    out = sitting_out_seats(n, view.sitting_out)
+    for seat in range(n):
         if seat == view.seat:
             shown = cards(view.hand)
         elif view.exposed and seat == view.declarer:
             shown = cards(view.exposed) + "  (exposed)"
-        elif seat == view.sitting_out:
+        elif seat in out:
             shown = "sits out"
         else:
             shown = f"{view.hand_sizes[seat]} cards"
@@ -412,8 +491,8 @@ def render_text(view: SeatView) -> str:
             leader, played, led = view.leader, view.trick, view.led
         else:
             leader, played, _, led = view.tricks[-1]
-        order = trick_order(leader, view.sitting_out)
-        shown = "  ".join(f"{_SEAT_NAMES[s]}:{card_name(c, jokers)}"
+        order = trick_order(leader, view.sitting_out, n)
+        shown = "  ".join(f"{short[s]}:{card_name(c, jokers)}"
                           for s, c in zip(order, played))
         label = "Trick" if view.trick else "Last trick"
         lines.append(f"{label} {len(view.tricks) + bool(view.trick)} "
@@ -422,7 +501,7 @@ def render_text(view: SeatView) -> str:
         phase = view.phase.name.lower()
         legal = ""
         if view.legal:
-            legal = ": " + ", ".join(A.action_to_str(a, jokers) for a in cards_of(view.legal))
+            legal = ": " + ", ".join(action(a) for a in cards_of(view.legal))
         lines.append(f"{phase}, {who(view.turn)} to act{legal}")
     else:
         lines.append("The hand is over." if view.phase == Phase.HAND_OVER else "The game is over.")
@@ -432,7 +511,8 @@ def render_text(view: SeatView) -> str:
 def _display_order(mask: int) -> list[int]:
     """Jokers first, then suits S C D H, high cards first."""
     jokers = [c for c in cards_of(mask & JOKER_BITS)][::-1]
-    return jokers + sorted(cards_of(mask & ~JOKER_BITS), key=lambda c: (c // 11, -(c % 11)))
+    return jokers + sorted(cards_of(mask & ~JOKER_BITS),
+                           key=lambda c: (suit_of(c), -PLAIN_ORDER[rank_of(c)]))
 
 
 # ---------------------------------------------------------------------- wrapped env
@@ -483,12 +563,13 @@ class _TerminateIllegal(_ForwardAttributes, wrappers.TerminateIllegalWrapper):
             raw._was_dead_step(action)
         elif not dead and not mask[action]:
             EnvLogger.warn_on_illegal_move()
-            team = _SEAT[agent] & 1
+            players = raw.players
+            side = side_of(players, _SEAT[agent])
             raw._cumulative_rewards[agent] = 0.0
             raw.terminations = dict.fromkeys(raw.agents, True)
             raw.truncations = dict.fromkeys(raw.agents, False)
-            raw.rewards = {a: float(self._illegal_value) if _SEAT[a] & 1 == team else 0.0
-                           for a in raw.agents}
+            raw.rewards = {a: float(self._illegal_value) if side_of(players, _SEAT[a]) == side
+                           else 0.0 for a in raw.agents}
             raw._rewarded = True
             raw._accumulate_rewards()
             raw._deads_step_first()
@@ -512,10 +593,11 @@ class _AssertOutOfBounds(_ForwardAttributes, wrappers.AssertOutOfBoundsWrapper):
             value = A.action_id(action)
         except TypeError as err:
             raise AssertionError(f"action {action!r} is not in the action space "
-                                 f"Discrete({A.NUM_ACTIONS}): {err}") from None
-        if not 0 <= value < A.NUM_ACTIONS:
+                                 f"Discrete({self._raw.num_actions}): {err}") from None
+        size = self._raw.num_actions
+        if not 0 <= value < size:
             raise AssertionError(f"action {action!r} is not in the action space "
-                                 f"Discrete({A.NUM_ACTIONS}): action ids are 0..{A.NUM_ACTIONS - 1}")
+                                 f"Discrete({size}): action ids are 0..{size - 1}")
         self.env.step(value)
 
 

@@ -15,9 +15,11 @@ raw_env`), so observations, rewards, seeding and ``reset`` options are exactly t
 
 ==================  ==============================================================
 Observations        ``{"observation": float32[OBS_SIZE], "action_mask": int8[130]}`` of the
-                    learner seat on turn (seat-relative, as in the AEC env)
-Actions             ``Discrete(130)`` (any integer type, not ``bool``); ``action_masks()``
-                    gives the legal ones (``bool[130]``), ``legal_action_names()`` their names
+                    learner seat on turn (seat-relative, as in the AEC env; with 3 or 6
+                    players the sizes of the AEC env's)
+Actions             ``Discrete(130)`` (``Discrete(166)`` with six players; any integer type,
+                    not ``bool``); ``action_masks()`` gives the legal ones (``bool[130]``),
+                    ``legal_action_names()`` their names
 Rewards             the learner's team reward of the AEC env (``reward``: diff/points/win),
                     summed over the bot moves that follow the learner's action
 Episode end         ``terminated`` when the hand (``episode="hand"``) or game is over, or after
@@ -30,9 +32,10 @@ Info                ``seat``: the learner seat on turn (-1 at the end), ``illega
                     where the AEC env has None
 ==================  ==============================================================
 
-Arguments: ``seats`` — one seat ``(s,)`` or a team ``(s, s + 2)``; ``opponents`` and ``partner``
-— the bots of the other team's seats and of the learner's partner seat (ignored when the learner
-plays both): any object with ``act(view, rng) -> action`` (an :mod:`agents` bot), or a bot name
+Arguments: ``seats`` — one seat ``(s,)`` or a team ``(s, s + 2)``; with six players one seat or a
+team ``(0, 2, 4)`` / ``(1, 3, 5)``; with three players one seat (everyone plays alone);
+``opponents`` and ``partner`` — the bots of the other sides' seats and of the learner's partner
+seats (ignored when the learner plays its whole team; nobody's with three players): any object with ``act(view, rng) -> action`` (an :mod:`agents` bot), or a bot name
 that ``bot_factory`` turns into one (pass ``bot_factory=agents.registry.make_bot`` to use names
 such as ``"rule"`` or ``"neural:CHECKPOINT"``: the environments import nothing from ``agents``).
 ``opponents=None`` plays uniformly random legal actions; ``partner=None`` plays the partner with
@@ -48,7 +51,7 @@ bot's generator from ``s``; without a seed the episode seed is drawn from the en
 A hand that ends before the learner's first move (a misdeal called before its turn: no score)
 is dealt again from the next seed.  ``reset`` options are those of the AEC env (``rules``,
 ``dealer``, ``deal``); others are refused with a ``ValueError`` naming them.  An illegal
-action (an integer outside 0..129 or masked out) does not change the game (Gymnasium's
+action (an integer outside the action space or masked out) does not change the game (Gymnasium's
 ``check_env`` steps actions without looking at the mask): it ends the episode with
 ``illegal_reward`` and ``info["illegal"] = True``; an action that is no integer at all (a
 float, a bool, None) raises ``ValueError``.
@@ -62,10 +65,11 @@ from typing import Any, Callable, Sequence
 import gymnasium as gym
 import numpy as np
 
-from ..actions import NUM_ACTIONS, action_id, action_to_str, random_action
+from ..actions import action_id, random_action
+from ..engine import side_of
 from ..rules import RulesSpec
 from ..view import SeatView, seat_view
-from .aec import AGENTS, check_options, raw_env
+from .aec import agents_of, check_options, raw_env
 from .rewards import illegal_reward as default_illegal_reward
 
 ENV_ID = "fh_env/FiveHundred-v0"
@@ -110,12 +114,17 @@ def numeric_info(info: dict[str, Any]) -> dict[str, Any]:
     return info
 
 
-def _check_seats(seats: Sequence[int]) -> tuple[int, ...]:
+def _check_seats(seats: Sequence[int], players: int = 4) -> tuple[int, ...]:
+    """One seat, or every seat of a team (four or six players; three players play alone)."""
     seats = tuple(sorted(int(s) for s in seats))
-    if not (len(seats) == 1 and 0 <= seats[0] < 4) and not (
-            len(seats) == 2 and seats[0] in (0, 1) and seats[1] == seats[0] + 2):
-        raise ValueError(f"seats={seats!r}: give one seat (s,) or both seats of a team "
-                         "(0, 2) or (1, 3)")
+    teams = {4: ((0, 2), (1, 3)), 6: ((0, 2, 4), (1, 3, 5)), 3: ()}[players]
+    if not (len(seats) == 1 and 0 <= seats[0] < players) and seats not in teams:
+        allowed = f"one seat (s,), s in 0..{players - 1}"
+        if teams:
+            allowed += " or every seat of a team " + " or ".join(map(str, teams))
+        else:
+            allowed += " (with three players everyone plays alone)"
+        raise ValueError(f"seats={seats!r}: give {allowed}")
     return seats
 
 
@@ -132,13 +141,16 @@ class SingleSeatEnv(gym.Env):
         self.game_env = raw_env(rules=rules, episode=episode, reward=reward,
                                 reward_scale=reward_scale,
                                 render_mode="ansi" if render_mode is not None else None)
-        self.seats = _check_seats(seats)
-        self._learner = [s in self.seats for s in range(4)]
+        players = self.players = self.game_env.players
+        self._agents = agents_of(players)
+        self.seats = _check_seats(seats, players)
+        self._learner = [s in self.seats for s in range(players)]
         opponent_bot = resolve_bot(opponents, bot_factory)
         partner_bot = opponent_bot if partner is None else resolve_bot(partner, bot_factory)
+        own_side = side_of(players, self.seats[0])
         self.bots = [None if self._learner[s]
-                     else opponent_bot if (s - self.seats[0]) % 2 else partner_bot
-                     for s in range(4)]
+                     else opponent_bot if side_of(players, s) != own_side else partner_bot
+                     for s in range(players)]
         if illegal_reward is None:
             illegal_reward = default_illegal_reward(reward, reward_scale)
         self.illegal_reward = float(illegal_reward)
@@ -146,9 +158,9 @@ class SingleSeatEnv(gym.Env):
             raise ValueError(f"render_mode={render_mode!r}: choose one of "
                              f"{', '.join(self.metadata['render_modes'])} or None")
         self.render_mode = render_mode
-        self.observation_space = self.game_env.observation_space(AGENTS[self.seats[0]])
-        self.action_space = self.game_env.action_space(AGENTS[self.seats[0]])
-        self._agent = AGENTS[self.seats[0]]  # whose reward is the learner's (a team shares it)
+        self.observation_space = self.game_env.observation_space(self._agents[self.seats[0]])
+        self.action_space = self.game_env.action_space(self._agents[self.seats[0]])
+        self._agent = self._agents[self.seats[0]]  # whose reward is the learner's (a team's)
         self._rngs: list[random.Random] = []
         self._obs: dict[str, np.ndarray] | None = None
         self._seat = -1
@@ -156,7 +168,7 @@ class SingleSeatEnv(gym.Env):
     # ------------------------------------------------------------------ gymnasium API
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-        check_options(options)
+        check_options(options, self.players)
         super().reset(seed=seed)
         episode_seed = int(seed) if seed is not None else int(self.np_random.integers(2 ** 62))
         while True:
@@ -180,7 +192,7 @@ class SingleSeatEnv(gym.Env):
         except TypeError as err:
             raise ValueError(f"{err}; an illegal integer action ends the episode with "
                              "illegal_reward") from None
-        if not (0 <= action < NUM_ACTIONS and self._obs["action_mask"][action]):
+        if not (0 <= action < self.game_env.num_actions and self._obs["action_mask"][action]):
             self._seat = -1
             self._obs = {key: value.copy() for key, value in self._obs.items()}  # new data
             return self._obs, self.illegal_reward, True, False, self._info(illegal=True)
@@ -199,11 +211,12 @@ class SingleSeatEnv(gym.Env):
 
     def legal_action_names(self) -> list[str]:
         """The names of the learner's legal actions (``[]`` once the episode is over), as
-        :func:`fh_env.action_to_str` names them under the episode's rules."""
+        the table size's action table names them under the episode's rules
+        (``State.action_name``)."""
         if self._seat < 0:
             return []
-        jokers = self.game.rules.jokers
-        return [action_to_str(int(a), jokers) for a in np.flatnonzero(self._obs["action_mask"])]
+        game = self.game
+        return [game.action_name(int(a)) for a in np.flatnonzero(self._obs["action_mask"])]
 
     def render(self) -> str | None:
         """``"ansi"``: the table as text; ``"human"``: prints it and returns None."""
@@ -219,7 +232,7 @@ class SingleSeatEnv(gym.Env):
     # ------------------------------------------------------------------ internals
     def _start(self, episode_seed: int, options: dict[str, Any] | None) -> None:
         self.game_env.reset(seed=episode_seed, options=options)
-        self._rngs = [random.Random(f"{episode_seed}/bot/{s}") for s in range(4)]
+        self._rngs = [random.Random(f"{episode_seed}/bot/{s}") for s in range(self.players)]
 
     def _play_bots(self) -> float:
         """Let the bots move until a learner seat is on turn or the episode is over.
@@ -236,7 +249,7 @@ class SingleSeatEnv(gym.Env):
             reward += game_env.rewards[agent]
         over = game_env.terminations[agent]
         self._seat = -1 if over else game.turn
-        self._obs = game_env.observe(AGENTS[self.seats[0] if over else game.turn])
+        self._obs = game_env.observe(self._agents[self.seats[0] if over else game.turn])
         return reward
 
     def _info(self, illegal: bool) -> dict[str, Any]:
