@@ -7,7 +7,8 @@ play (``bc_teacher``, the ``rule`` bot by default) puts the learner where contra
 then improves on the teacher instead of unlearning to bid.
 
 The teacher plays all four seats of ``num_envs`` games (:class:`fh_env.envs.vector.VectorEnv`, each
-seat seeing only its view); every decision is recorded with the same per-seat bookkeeping as
+seat seeing only its view; the ``rule`` teacher as its compiled twin, :mod:`agents.rule_compiled`,
+whose labels are the same); every decision is recorded with the same per-seat bookkeeping as
 PPO rollouts (:class:`train.ppo.RolloutBuffer`), so each decision's value target is its seat's
 final hand reward.  Chunks of ``bc_chunk_hands`` hands are trained on for ``bc_epochs`` epochs
 (masked cross-entropy on the teacher's action plus ``vf_coef`` times the value error) and
@@ -24,6 +25,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from agents.rule_compiled import RuleSeats, compiles
 from fh_env.envs.vector import VectorEnv, game_seed
 from fh_env.view import seat_view
 
@@ -42,13 +44,18 @@ def teacher_games(trainer: "Trainer", bot: Any, hands: int, chunk: int) -> Rollo
     venv = VectorEnv(n, trainer.rules, seed=game_seed(cfg.seed, BC_STREAM, chunk))
     obs, mask, seat = venv.obs, venv.mask, venv.seat
     rngs = [random.Random(trainer.py_rng.getrandbits(64)) for _ in range(n)]
+    params = compiles(bot)  # the rule bot: its compiled twin, the same labels
+    twin = None if params is None else RuleSeats(trainer.rules, params)
     buffer = RolloutBuffer(n)
     started, active = n, np.ones(n, dtype=bool)
     while active.any():
         rows = np.flatnonzero(active)
         actions = np.full(n, -1, dtype=np.int64)
-        for i in rows.tolist():
-            actions[i] = bot.act(seat_view(venv.states[i], int(seat[i])), rngs[i])
+        if twin is not None:
+            actions[rows] = twin.act(venv.fast, rows)
+        else:
+            for i in rows.tolist():
+                actions[i] = bot.act(seat_view(venv.states[i], int(seat[i])), rngs[i])
         state_obs = trainer._state_features(rows, seat[rows], venv)
         buffer.add(rows, seat[rows], obs=obs[rows], mask=mask[rows], state_obs=state_obs,
                    actions=actions[rows], logprobs=np.zeros(len(rows), np.float32),

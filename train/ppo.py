@@ -9,7 +9,10 @@ One update:
    ``bid_teacher_share`` of the games a bot makes the learner's auction calls; those are not
    stored either).  A game keeps dealing new hands until it has contributed ``rollout_steps``
    learner decisions, then waits for the hand it is in to end: a rollout holds complete hands
-   only.  (Before the first rollout, :mod:`train.imitation` may warm the network up.)
+   only.  (Before the first rollout, :mod:`train.imitation` may warm the network up.)  The
+   ``rule`` bot, wherever it plays (league seats, bid and play teacher), is its compiled twin
+   (:mod:`agents.rule_compiled`, the same decisions): the league's ``rule`` seats are played
+   inside ``VectorEnv.step`` (``bots=``), without a Python call per decision.
 2. **Per-seat bookkeeping.**  Turns in Five Hundred are not cyclic (the declarer exchanges
    several cards in a row, a nullo partner sits out, a trick's winner leads next), and the
    reward comes only at the end of the hand.  So each seat's decisions in a hand form their own
@@ -39,6 +42,7 @@ import torch
 from torch import nn
 
 from agents.neural import PolicyNet, masked_logits
+from agents.rule_compiled import RuleSeats, compiles
 from fh_env import actions as A
 from fh_env import observe
 from fh_env.envs.vector import VectorEnv, game_seed
@@ -202,6 +206,11 @@ class Trainer:
         if roles and make_bot is None:
             from agents.registry import make_bot
         self.bots = {role: make_bot(spec) for role, spec in roles.items()}  # type: ignore[misc]
+        #: The roles played by the rule bot, as its compiled twin (agents.rule_compiled): the
+        #: same decisions, made in compiled code from the game records (the league's ``rule``
+        #: seats are played inside VectorEnv.step).
+        self.compiled = {role: RuleSeats(self.rules, params) for role, bot in self.bots.items()
+                         if (params := compiles(bot)) is not None}
         self.league = League(shares, cfg.league_size, self.bots)
         self.venv = VectorEnv(cfg.num_envs, self.rules, seed=0, episode="hand")
         self.update = 0
@@ -232,6 +241,16 @@ class Trainer:
         teacher_game = self.np_rng.random(n) < cfg.bid_teacher_share
         bot_rngs = [random.Random(self.py_rng.getrandbits(64)) for _ in range(n)]
         active = np.ones(n, dtype=bool)
+        # The rule seats of the league, played in compiled code inside venv.step.
+        rule_twin = self.compiled.get("rule")
+        bot_seats = np.zeros(n, dtype=np.uint8)
+
+        def seat_bots(i: int) -> None:
+            opponent_rule = rule_twin is not None and opponents[i].kind == "rule"
+            bot_seats[i] = (0b0101 << (1 - learner_team[i])) if opponent_rule and active[i] else 0
+
+        for i in range(n):
+            seat_bots(i)
         learner_steps = np.zeros(n, dtype=np.int64)
         buffer = RolloutBuffer(n)
         returns: dict[str, list[float]] = {}
@@ -246,6 +265,14 @@ class Trainer:
             kinds = [opponents[i].kind if active[i] and not learner[i] else "" for i in range(n)]
             for i in np.flatnonzero(taught).tolist():
                 kinds[i] = "bid_teacher"
+            # Compiled bots: the bid teacher's calls here; the rule seats (those still on turn
+            # at the start of a hand) are played by venv.step itself (action -1).
+            for kind, twin in self.compiled.items():
+                if kind == "rule":
+                    continue
+                crow = np.array([i for i in range(n) if kinds[i] == kind], dtype=np.int64)
+                if len(crow):
+                    actions[crow] = twin.act(venv.fast, crow)
             # The current network acts for the learner and for "self" opponents, in one batch.
             rows = np.flatnonzero(learner | (np.array(kinds) == "self"))
             if len(rows):
@@ -277,10 +304,14 @@ class Trainer:
                         actions[prow] = sample(logits.cpu(), self.torch_rng)[0].numpy()
             # Bots act from their seat's view only.
             for i in range(n):
-                if kinds[i] in self.bots:
+                if kinds[i] in self.bots and kinds[i] not in self.compiled:
                     view = seat_view(venv.states[i], int(seat[i]))
                     actions[i] = self.bots[kinds[i]].act(view, bot_rngs[i])
-            obs, mask, rewards, seat, done, infos = venv.step(actions)
+            if rule_twin is not None:
+                obs, mask, rewards, seat, done, infos = venv.step(actions, bots=rule_twin,
+                                                                  bot_seats=bot_seats)
+            else:
+                obs, mask, rewards, seat, done, infos = venv.step(actions)
             for i in np.flatnonzero(infos["hand_over"]).tolist():
                 team = int(learner_team[i])
                 buffer.end_hand(i, rewards[i] * cfg.reward_scale, (team, team + 2))
@@ -295,6 +326,7 @@ class Trainer:
                     opponents[i] = self.league.draw(self.np_rng)
                     learner_team[i] = self.np_rng.integers(2)
                     teacher_game[i] = self.np_rng.random() < cfg.bid_teacher_share
+                seat_bots(i)
         rollout = buffer.finish()
         return rollout, {"returns": returns}
 
@@ -305,6 +337,11 @@ class Trainer:
         if bot is None:
             return None
         out = np.full(len(rows), -1, dtype=np.int64)
+        twin = self.compiled.get("play_teacher")
+        if twin is not None:
+            playing = ~in_auction[rows]
+            out[playing] = twin.act(self.venv.fast, rows[playing])
+            return out
         for k, i in enumerate(rows.tolist()):
             if not in_auction[i]:
                 out[k] = bot.act(seat_view(self.venv.states[i], int(seat[i])), rngs[i])

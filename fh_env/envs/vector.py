@@ -31,6 +31,19 @@ A negative action leaves its game untouched (its rows stay as they are, with zer
 ``done`` false): a trainer can let some games wait while others finish.  An illegal action
 raises ``IllegalActionError`` and changes no game.
 
+Bot seats in compiled code: ``step(actions, bots=policy, bot_seats=seats)`` (``seats``: uint8
+[N], bit ``s`` set when seat ``s`` of that row is the bot's) applies the actions, then lets
+``policy`` play every row whose seat on turn is one of its bot seats, until a seat that is
+not a bot's is on turn or the hand is over, before the rewards and observations are made: the
+rows then show a seat of the caller (or the first decision of the next hand, which may be a bot's again: give
+that row a negative action and the next ``step`` plays it).  ``policy(games, rules, rows,
+seats)`` is called with :attr:`fast`'s game records (``fast.games``), its rules record, the rows
+to play and ``bot_seats``; it plays them in compiled code (``agents.rule_compiled.RuleSeats``
+is one).  A hand that ends on a bot's card ends the step's episode as any other.  A row played
+by the bots gets a fresh ``states[i]`` the next time it is read.  ``fast`` is the
+:class:`~fh_env.compiled.games.FastGames` of the rows, for policies that read the records
+(``fast.games``) to choose actions: read it, and change the games through ``step`` only.
+
 ``states[i]`` is row ``i``'s game as an engine :class:`~fh_env.engine.State`, for bots and
 inspection: converted from the fast core (``FastGames.to_state``) the first time it is read in a
 game, then kept in step by the engine itself (each action of the row is applied to it too, and
@@ -45,7 +58,8 @@ The output arrays are preallocated and overwritten in place by every call: copy 
 from __future__ import annotations
 
 import operator
-from collections.abc import Sequence
+import random
+from collections.abc import Callable, Sequence
 from typing import Any, overload
 
 import numpy as np
@@ -59,6 +73,12 @@ from ..compiled.engine import GAME_OVER, HAND_OVER
 from ..rules import RulesSpec, resolve_rules
 from .rewards import check_episode, team_rewards
 
+
+
+#: ``bots`` of :meth:`VectorEnv.step`: ``policy(games, rules, rows, seats)`` plays, in the game
+#: records ``games`` (rules record ``rules``), each row of ``rows`` while the seat on turn has its
+#: bit in ``seats[row]`` and the hand goes on.
+BotPolicy = Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray], Any]
 
 
 def game_seed(seed: int, env_index: int, game_index: int) -> int:
@@ -108,24 +128,46 @@ class VectorEnv:
         self._observe(rows)
         return self.obs, self.mask, self.seat
 
-    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                                          np.ndarray, dict[str, Any]]:
-        """Apply one action per row (negative: leave that game alone); see the module docstring."""
+    @property
+    def fast(self) -> FastGames:
+        """The compiled games of the rows (read them; change them through :meth:`step`)."""
+        return self._fast
+
+    def step(self, actions: Any, bots: BotPolicy | None = None, bot_seats: Any = None
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                        dict[str, Any]]:
+        """Apply one action per row (negative: leave that game alone), then let ``bots`` play
+        their ``bot_seats``; see the module docstring."""
         acts = np.asarray(actions)
         if acts.shape != (self.num_envs,):
             raise ValueError(f"expected {self.num_envs} actions, got shape {acts.shape}")
         acts = np.ascontiguousarray(acts, dtype=np.int64)
+        if bots is not None:
+            seats = np.ascontiguousarray(bot_seats, dtype=np.uint8)
+            if seats.shape != (self.num_envs,):
+                raise ValueError(f"expected {self.num_envs} bot_seats, got shape {seats.shape}")
         self.rewards[:] = 0.0
         self.done[:] = False
         self.hand_over[:] = False
         fast = self._fast
         fast.step(acts, skip_negative=True)  # IllegalActionError, changing nothing, if illegal
-        moved = np.flatnonzero(acts >= 0)
+        moving = acts >= 0
         if self._tracked:
             todo = acts.tolist()
             for i, state in self._tracked.items():
                 if todo[i] >= 0:
                     state.apply(todo[i])
+        if bots is not None:
+            games = fast.games
+            turn = games["turn"].astype(np.int64)
+            on = (games["phase"] < HAND_OVER) & (((seats >> np.maximum(turn, 0)) & 1) != 0)
+            played = np.flatnonzero(on)
+            if len(played):
+                bots(games, fast._rules, played, seats)
+                moving[played] = True
+                for i in played.tolist():
+                    self._tracked.pop(i, None)
+        moved = np.flatnonzero(moving)
         results: list[Any] = [None] * self.num_envs
         phase = fast.games["phase"][moved]
         ended = moved[phase >= HAND_OVER]
@@ -166,8 +208,10 @@ class VectorEnv:
         for k, i in enumerate(rows.tolist()):
             seed = self._seeds[i] = game_seed(self.seed, i, int(self.games[i]))
             self.games[i] += 1
-            first = State(self.rules, seed=seed)  # its first dealer and deal, as the engine
-            hands[k], kitty[k], dealers[k] = first.hands, first.kitty, first.dealer
+            # State(rules, seed)'s first dealer and deal (tests/test_vector.py compares them),
+            # without building the rest of a State: this runs once per hand of every row.
+            dealers[k] = random.Random(f"{seed}/dealer").randrange(4)
+            hands[k], kitty[k] = deal_cards(self.rules, seed, 0)
         self._fast.set_deals(hands, kitty, dealers, index=rows, check=False)
 
     def _next_hands(self, rows: np.ndarray) -> None:
