@@ -125,16 +125,23 @@ def end_of_hand(rules: Rules, scores: tuple[int, ...], points: tuple[int, ...],
 
     One entry per side (two teams, or three players).  ``declaring_side`` is -1 for
     no-contract play.  The winner is a side, ``DRAW``, or None while the game goes on.
-    ``hands_played`` counts this hand; ``takers`` is the side that took each trick, in order
-    (three players: who reached the target first, §9.1).
+    ``hands_played`` counts this hand; ``takers`` is, in order, the side each trick earned 10
+    points (three players: who reached the target first, §9.1).  It is empty when tricks earn
+    their takers nothing (a nullo-type contract, ``defender_scoring=none``).
 
     Decisions where the specification is silent: under ``defenders_stop_*`` the cap also applies
     to every side's points in no-contract play (nobody declared, so nobody earned them by
     bidding), and to the value awarded to the defenders under ``when_set=to_defenders``.  With
-    three players, a player who falls to the floor ends the game and the highest score wins
-    (a tie for it is a draw), as the higher score wins between two teams; and when two
-    defenders reach the target on one hand, the one whose trick took them there first wins
-    (if only the set value took them there, the higher score wins).
+    three players:
+
+    * a player who falls to the floor ends the game and the highest score wins (a tie for it is
+      a draw), as the higher score wins between two teams; under ``must_bid`` the player at the
+      floor loses and the highest of the others wins;
+    * when two players reach the target on one hand and neither declared (two defenders, or
+      no-contract play), the one whose own trick took them there first wins, counting 10 per
+      trick that scored for its taker in the order the tricks were played and anything else
+      (the set value under ``when_set=to_defenders``) after the last trick; if no trick took
+      either of them there, the higher score wins (equal scores are a draw).
     """
     sides = len(scores)
     new = [s + p for s, p in zip(scores, points)]
@@ -177,8 +184,9 @@ def end_of_hand(rules: Rules, scores: tuple[int, ...], points: tuple[int, ...],
 
 def _first_to_reach(scores: tuple[int, ...], reached: list[int], takers: tuple[int, ...],
                     target: int) -> int | None:
-    """Of the sides that reached ``target``, the one whose own trick (10 points each) took it
-    there first; None if no trick did (the set value took them there)."""
+    """Of the sides that reached ``target``, the one whose own trick (10 points each, ``takers``
+    as in :func:`end_of_hand`) took it there first; None if no trick did (what took them there
+    was scored after the tricks: the set value)."""
     running = list(scores)
     for side in takers:
         running[side] += 10

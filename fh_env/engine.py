@@ -28,10 +28,16 @@ Decisions where the specification is silent, written down here once:
 * ``finish_early`` (§5.10) stops play once the hand's points are the same for every number of
   the remaining tricks the declaring side could take.
 * ``game_over=hands`` counts hands that were played (a hand thrown in is not a hand played).
+* "The first round" of the auction (§3.9 misdeal) is the first call slot of each player, and
+  §3.5/§3.7's "the others" are all the other players, at every table size (§9.3).
 * Six players (§9.2): ``sitting_out`` holds the first partner who sits out in nullo and open
   nullo (the declarer's left partner, two seats on); the other sits two seats further on.
-  :func:`trick_order` knows both.  Three players (§9.1): nobody sits out; each player is a
-  side of their own, so results and scores have three entries.
+  :func:`trick_order` knows both; the first leader is the first seat from the declarer (or
+  the dealer's left) that plays.  Three players (§9.1): nobody sits out; each player is a
+  side of their own, so results and scores have three entries; each defender scores in full
+  what the defence earns (see :func:`fh_env.contracts.hand_points`).  Who reached the target
+  first (§9.1) is decided by the tricks that earned their takers 10 points, in playing order
+  (see :func:`fh_env.contracts.end_of_hand`).
 """
 
 from __future__ import annotations
@@ -719,7 +725,13 @@ class State:
         points = hand_points(self.rules, contract, max(side, 0), tricks)
         made = contract_made(contract, tricks[side]) if side >= 0 else None
         self.hands_played += 1
-        takers = tuple(side_of(self._t.players, w) for _, _, w, _ in self.tricks)
+        # §9.1: who reached the target first is decided by the tricks that earned their takers
+        # 10 points each: every trick in no-contract play, the defenders' tricks of an ordinary
+        # contract under defender_scoring tricks*; none in a nullo-type contract.
+        takers: tuple[int, ...] = ()
+        if contract == NO_CONTRACT or (contract not in A.NULLO_TYPES
+                                       and self.rules.defender_scoring != "none"):
+            takers = tuple(side_of(self._t.players, w) for _, _, w, _ in self.tricks)
         new_scores, winner = end_of_hand(self.rules, tuple(self.scores), points, side,
                                          bool(made), self.hands_played, takers)
         self.scores = list(new_scores)

@@ -1,8 +1,10 @@
 """Game records: every hand of a game as a readable JSON file that replays to the same scores.
 
-A record holds the rules, the seed, and for each hand the deal (four hands and the kitty, by
-card name), the dealer, every action in the order it was applied (by action name) and the
-result.  Replaying it rebuilds each hand with :meth:`State.from_deal` / :meth:`State.next_hand`
+A record holds the rules, the seed, and for each hand the deal (a hand per player and the kitty,
+by card name), the dealer, every action in the order it was applied (by action name, in the
+action table of the rules' table size: :func:`fh_env.actions.action_table`) and the result.
+Scores and results have one entry per side: two teams (four or six players) or each of three
+players (§9).  Replaying it rebuilds each hand with :meth:`State.from_deal` / :meth:`State.next_hand`
 and applies the actions, so a record checks itself: :func:`replay` raises
 :class:`RecordMismatch` when a result or the final score does not come out as recorded.
 
@@ -25,8 +27,9 @@ import json
 from pathlib import Path
 from typing import Any, Iterable, Iterator, NamedTuple, Sequence
 
-from . import actions as A
-from .cards import JOKER, NT_STANDARD, card_name, cards_of, parse_card
+from .actions import DISCARD_BASE, action_table
+from .cards import NT_STANDARD, card_name, cards_of, is_joker, parse_card
+from .contracts import DRAW
 from .engine import HandResult, State
 from .rules import Rules
 
@@ -59,11 +62,15 @@ def result_to_dict(result: HandResult | None) -> dict[str, Any] | None:
 
 def hand_entry(rules: Rules, dealer: int, dealt: tuple[Sequence[int], int],
                actions: Iterable[int], result: HandResult | None,
-               scores_before: Sequence[int] = (0, 0),
+               scores_before: Sequence[int] | None = None,
                players: Sequence[str] | None = None) -> dict[str, Any]:
     """One hand of a record from its deal (as ``State.dealt``), dealer, actions and result;
+    ``scores_before`` is the game score when it was dealt (0 for every side if left out);
     ``players`` names who sat in each seat for this hand when it differs between hands."""
     jokers = rules.jokers
+    table = action_table(rules.players)
+    if scores_before is None:
+        scores_before = (0,) * rules.sides
     hands, kitty = dealt
     entry: dict[str, Any] = {"players": list(players)} if players is not None else {}
     return entry | {
@@ -71,7 +78,7 @@ def hand_entry(rules: Rules, dealer: int, dealt: tuple[Sequence[int], int],
         "scores_before": list(scores_before),
         "hands": [[card_name(c, jokers) for c in cards_of(h)] for h in hands],
         "kitty": [card_name(c, jokers) for c in cards_of(kitty)],
-        "actions": [A.action_to_str(a, jokers) for a in actions],
+        "actions": [table.to_str(a, jokers) for a in actions],
         "result": result_to_dict(result),
     }
 
@@ -83,19 +90,20 @@ def hand_actions(state: State) -> list[int]:
     keeps them as a set).  A joker led without a trump suit is the naming action of the suit
     that was led.
     """
+    table = action_table(state.rules.players)
     out = [a for _, a in state.calls]
     for _, _, discarded in state.exchanges:
-        out.extend(A.DISCARD_BASE + c for c in cards_of(discarded))
+        out.extend(DISCARD_BASE + c for c in cards_of(discarded))
     ctx = state.context
     tricks = [(cards, led) for _, cards, _, led in state.tricks]
     if state.trick:
         tricks.append((tuple(state.trick), state.led))
     for cards, led in tricks:
         for i, c in enumerate(cards):
-            if i == 0 and c >= JOKER and ctx >= NT_STANDARD:
-                out.append(A.joker_lead_action(c, led))
+            if i == 0 and is_joker(c) and ctx >= NT_STANDARD:
+                out.append(table.joker_lead_action(c, led))
             else:
-                out.append(A.PLAY_BASE + c)
+                out.append(table.play_base + c)
     return out
 
 
@@ -104,13 +112,13 @@ def hand_from_state(state: State, scores_before: Sequence[int] | None = None,
     """The record entry of the state's current hand (finished or not), from its history.
 
     ``scores_before`` (the game score when the hand was dealt) may be left out for the first
-    hand of a game (0-0) and for a hand still in progress.
+    hand of a game (0 for every side) and for a hand still in progress.
     """
     if scores_before is None:
         if not state.is_terminal:
             scores_before = state.scores
         elif state.deal_index == 1:
-            scores_before = (0, 0)
+            scores_before = (0,) * state.rules.sides
         else:
             raise ValueError("a finished hand after the first of a game needs scores_before: "
                              "the state no longer knows the score it started from")
@@ -124,8 +132,8 @@ def make_record(rules: Rules, hands: Sequence[dict[str, Any]], seed: int = 0,
                 **meta: Any) -> dict[str, Any]:
     """A whole record from its hand entries; ``meta`` adds free-form fields (``event=...``).
 
-    ``winner`` is the game's winner (0, 1, 2 for a draw, None while it goes on); left out,
-    the record does not say.
+    ``winner`` is the game's winner (a side: a team 0 or 1, or with three players a seat 0..2;
+    ``DRAW`` (-2) for a draw; None while it goes on); left out, the record does not say.
     """
     if kind not in KINDS:
         raise ValueError(f"record kind {kind!r} must be one of {', '.join(KINDS)}")
@@ -165,7 +173,7 @@ class Recorder:
 
     def _begin(self) -> None:
         s = self.state
-        self._start = (s.dealer, s.dealt, (s.scores[0], s.scores[1]))
+        self._start = (s.dealer, s.dealt, tuple(s.scores))
         self.actions: list[int] = []
 
     def apply(self, action: int) -> None:
@@ -303,7 +311,7 @@ def hand_start(record: dict[str, Any], index: int, previous: State | None = None
                                     seed=record.get("seed", 0))
         except ValueError as err:
             raise RecordMismatch(f"{where}: {err}") from None
-        state.scores = list(entry.get("scores_before", [0, 0]))
+        state.scores = list(entry.get("scores_before", [0] * rules.sides))
     if list(state.scores) != list(entry.get("scores_before", state.scores)):
         raise RecordMismatch(f"{where}: recorded scores before it {entry['scores_before']}, "
                              f"replayed {state.scores}")
@@ -319,13 +327,14 @@ def replay(record: dict[str, Any]) -> Iterator[Step]:
     """
     check_header(record)
     state: State | None = None
+    table = _action_table(record)
     for index, entry in enumerate(record["hands"]):
         state = hand_start(record, index, state)
         yield Step(index, -1, None, state)
         for name in entry["actions"]:
             seat = state.turn
             try:
-                action = A.str_to_action(name)
+                action = table.from_str(name)
                 state.apply(action)
             except ValueError as err:
                 raise RecordMismatch(f"hand {index + 1}, action {name!r}: {err}") from None
@@ -339,8 +348,26 @@ def replay(record: dict[str, Any]) -> Iterator[Step]:
             and list(state.scores) != list(final):
         raise RecordMismatch(f"recorded final scores {final}, replayed {state.scores}")
     if state is not None and record.get("kind", "game") == "game" and "winner" in record \
-            and record["winner"] != state.winner:
+            and _recorded_winner(record) != state.winner:
         raise RecordMismatch(f"recorded winner {record.get('winner')}, replayed {state.winner}")
+
+
+def _action_table(record: dict[str, Any]):
+    """The action table the record's action names belong to (that of its table size)."""
+    try:
+        players = Rules.from_dict(record["rules"]).players
+    except (KeyError, TypeError, ValueError) as err:
+        raise RecordMismatch(f"record rules are not valid: {err}") from None
+    return action_table(players)
+
+
+def _recorded_winner(record: dict[str, Any]) -> Any:
+    """The record's winner; a draw of a 4-player record written before ``DRAW`` became -2 said
+    2 (no team has that number, so it can only mean a draw)."""
+    winner = record["winner"]
+    if winner == 2 and Rules.from_dict(record["rules"]).players == 4:
+        return DRAW
+    return winner
 
 
 def replay_states(record: dict[str, Any]) -> list[State]:

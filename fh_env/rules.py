@@ -100,7 +100,9 @@ class Rules:
     target: int = 500
     floor: int = -500
     on_target: str = "defenders_stop_10"
-    # §9 table size: 3, 4 or 6 players.
+    #: §9 table size: 3, 4 or 6 players.  With 3 or 6 the pack is the table size's own, so
+    #: ``deck`` must stay at its default, and ``double_nullo`` must be off (§9.3); every other
+    #: option applies, "the others" meaning all the other players.
     players: int = 4
 
     def __post_init__(self) -> None:

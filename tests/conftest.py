@@ -186,3 +186,67 @@ def follow_low(state: State, count: int = 1) -> State:
     for _ in range(count):
         state.apply(state.legal_actions()[0])
     return state
+
+
+# ------------------------------------------------------------------ any table size (§9)
+def table_deal(rules: Rules, hands: Mapping[int, str] | Sequence[str],
+               kitty: str | None = None) -> tuple[list[list[int]], list[int]]:
+    """:func:`deal` for every table size: a 10-card hand per player (``rules.players``) and the
+    kitty, the named cards first, then the rest of the rules' pack in id order."""
+    if not isinstance(hands, Mapping):
+        hands = dict(enumerate(hands))
+    pack = list(rules.cards)
+    given = [cards(hands.get(seat, "")) for seat in range(rules.players)]
+    kitty_cards = cards(kitty) if kitty is not None else []
+    named = [c for hand in given for c in hand] + kitty_cards
+    if len(set(named)) != len(named):
+        raise AssertionError(f"a card is named twice in the deal: {named}")
+    if set(named) - set(pack):
+        raise AssertionError(f"cards not in the {rules.players}-player pack: {named}")
+    rest = [c for c in pack if c not in named]
+    for hand in given:
+        while len(hand) < 10:
+            hand.append(rest.pop(0))
+    if kitty is None:
+        kitty_cards = rest
+    elif rest:
+        raise AssertionError(f"cards left over after the named kitty: {rest}")
+    return given, kitty_cards
+
+
+def new_table_state(rules: Rules, hands: Mapping[int, str] | Sequence[str] = (),
+                    kitty: str | None = None, dealer: int | None = None) -> State:
+    """A game whose first hand is :func:`table_deal`; the last seat deals by default, so seat 0
+    calls first."""
+    hand_lists, kitty_list = table_deal(rules, hands, kitty)
+    dealer = rules.players - 1 if dealer is None else dealer
+    return State.from_deal(rules, hand_lists, kitty_list, dealer=dealer)
+
+
+def act(state: State, *names: str) -> State:
+    """:func:`do` in the action table of the state's own table size (six players have their
+    own action ids): calls by name, then bare card names played (or discarded) in turn."""
+    for text in names:
+        if state.phase == Phase.AUCTION or text.split()[0].lower() in ("play", "discard"):
+            state.apply_str(text)
+            continue
+        for word in text.split():
+            prefix = "discard" if state.phase == Phase.EXCHANGE else "play"
+            state.apply_str(f"{prefix} {word.replace(':', ' ')}")
+    return state
+
+
+def start_table_play(rules: Rules, hands: Mapping[int, str] | Sequence[str],
+                     calls: Sequence[str], kitty: str | None = None,
+                     dealer: int | None = None) -> State:
+    """A hand-built deal of any table size taken to the first lead: the ``calls`` in order
+    (they must end the auction), then every exchange discards exactly the cards it picked up,
+    so the hands stay as dealt."""
+    state = new_table_state(rules, hands, kitty, dealer)
+    act(state, *calls)
+    assert state.phase != Phase.AUCTION, "the scripted calls did not end the auction"
+    while state.phase == Phase.EXCHANGE:
+        for c in cards_of(state.exchanges[-1][1]):
+            state.apply_str("discard " + state.card_name(c))
+    assert state.phase == Phase.PLAY
+    return state

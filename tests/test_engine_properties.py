@@ -3,6 +3,11 @@
 The trick winners, the following rules and the hand scores are recomputed here from docs/rules.md
 §5 and §6 directly (card ranks, colours and the scoring tables written out below), not through
 ``fh_env.cards.TABLES`` or ``fh_env.contracts``, so an error there cannot hide itself.
+
+Every table size of §9 is drawn: three and six players with the default deck and no double
+nullo (§9.3).  The packs, the six-handed ranks, who sits out, the sides that score and the
+action ids of the six-player table are written out here from docs/rules.md §9 and the id layout
+documented in ``fh_env.cards`` / ``fh_env.actions``, not read from the engine.
 """
 
 from __future__ import annotations
@@ -14,9 +19,8 @@ from typing import Any
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from fh_env.actions import (DOUBLE_NULLO, JOKER_LEAD_BASE, MISDEAL, NULLO, NULLO_TYPES,
-                            OPEN_NULLO, PASS, PLAY_BASE)
-from fh_env.cards import DECKS, mask_of
+from fh_env.actions import DOUBLE_NULLO, MISDEAL, NULLO, NULLO_TYPES, OPEN_NULLO, PASS
+from fh_env.cards import DECKS, mask_of, parse_card
 from fh_env.contracts import DRAW
 from fh_env.engine import NO_CONTRACT, Phase, State
 from fh_env.rules import Rules
@@ -38,12 +42,16 @@ SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.filter_too_muc
 
 @st.composite
 def rule_sets(draw: st.DrawFn) -> Rules:
-    """Every option drawn from its allowed values; combinations Rules rejects are skipped."""
+    """Every option drawn from its allowed values, the table size too (half the rule sets have
+    four players); combinations Rules rejects are skipped."""
     options: dict[str, Any] = {}
     for name, values in list(CHOICES.items()) + list(NUMBERS.items()):
         options[name] = draw(st.sampled_from(values))
     for name in BOOLS:
         options[name] = draw(st.booleans())
+    options["players"] = draw(st.sampled_from((4, 4, 3, 6)))
+    if options["players"] != 4:  # §9.3: the table size's own pack, no double nullo
+        options["deck"], options["double_nullo"] = "43", "off"
     try:
         return Rules(**options)
     except ValueError:
@@ -53,16 +61,66 @@ def rule_sets(draw: st.DrawFn) -> Rules:
 
 # ------------------------------------------------------------------ docs/rules.md, independently
 JOKER_IDS = (44, 45)  # the highest joker (JK or BJ), then the red joker
-RANK_ORDER = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")  # §1.1
+RANK_ORDER = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")  # §1.1, ids c % 11
+# §9.2: the plain order of the six-handed pack (the 4-player ranks keep their order in it).
+PLAIN_ORDER = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13",
+               "J", "Q", "K", "A")
+SIX_EXTRA = ("2", "3", "11", "12")  # ids 46 + 4 * suit + k; then 62 = 13H, 63 = 13D
 COLOUR = ("black", "black", "red", "red")  # S C D H (§1.1)
+SUIT_LETTERS = "SCDH"
 
 
 def _suit(c: int) -> int:
-    return c // 11
+    if c < 44:
+        return c // 11
+    if c >= 62:
+        return 3 if c == 62 else 2
+    return (c - 46) // 4
 
 
 def _rank(c: int) -> str:
-    return RANK_ORDER[c % 11]
+    if c < 44:
+        return RANK_ORDER[c % 11]
+    return "13" if c >= 62 else SIX_EXTRA[(c - 46) % 4]
+
+
+def pack(rules: Rules) -> list[int]:
+    """§1.2, §9.1, §9.2: the card ids of the rules' pack."""
+    if rules.players == 4:
+        return list(DECKS[rules.deck])
+    if rules.players == 3:
+        ranks = ("7", "8", "9", "10", "J", "Q", "K", "A")
+        names = [r + s for s in SUIT_LETTERS for r in ranks]
+    else:
+        ranks = tuple(str(n) for n in range(2, 13)) + ("J", "Q", "K", "A")
+        names = [r + s for s in SUIT_LETTERS for r in ranks] + ["13H", "13D"]
+    return [parse_card(n) for n in names + ["JK"]]
+
+
+def action_bases(players: int) -> tuple[int, int]:
+    """(first play action, first joker lead action): after the 30 calls, one discard and one
+    play per card id of the table (46 ids, or 64 with the six-handed pack)."""
+    ids = 64 if players == 6 else 46
+    return 30 + ids, 30 + 2 * ids
+
+
+def played(action: int, players: int) -> int:
+    play_base, lead_base = action_bases(players)
+    return action - play_base if action < lead_base else 44 + (action - lead_base) // 4
+
+
+def out_seats(players: int, contract: Any, declarer: int) -> set[int]:
+    """§2.2, §9.1, §9.2: who sits out a nullo or open nullo: the partner, both partners with
+    six players, nobody with three."""
+    if contract not in (NULLO, OPEN_NULLO) or players == 3:
+        return set()
+    return {(declarer + 2) % players, (declarer + 4) % players} if players == 6 else \
+        {(declarer + 2) % 4}
+
+
+def side(players: int, seat: int) -> int:
+    """§9.1, §9.2: a seat scores for its team (alternate seats) or, with three, for itself."""
+    return seat if players == 3 else seat % 2
 
 
 def follows_as(c: int, trump: int | None) -> int | None:
@@ -76,7 +134,7 @@ def follows_as(c: int, trump: int | None) -> int | None:
 
 
 def power(c: int, trump: int | None, led: int, jacks_high: bool, jokers_low: bool) -> float:
-    """How a card ranks in a trick (§5.2-§5.5, §5.8, §1.2); negative cannot win."""
+    """How a card ranks in a trick (§5.2-§5.5, §5.8, §1.2, §9.2); negative cannot win."""
     black = c == JOKER_IDS[0]
     if trump is not None:
         if follows_as(c, trump) == trump:
@@ -84,14 +142,14 @@ def power(c: int, trump: int | None, led: int, jacks_high: bool, jokers_low: boo
                 return 1000 + black
             if _rank(c) == "J":
                 return 900 + (_suit(c) == trump)
-            return 800 + RANK_ORDER.index(_rank(c))
+            return 800 + PLAIN_ORDER.index(_rank(c))
     elif c in JOKER_IDS:
         return (-0.5 + 0.1 * black) if jokers_low else 1000 + black  # low: above discards only
     if _suit(c) != led:
         return -1
     if jacks_high and _rank(c) == "J":
         return 100
-    return RANK_ORDER.index(_rank(c))
+    return PLAIN_ORDER.index(_rank(c))
 
 
 def value_of(rules: Rules, contract: int) -> int:
@@ -105,37 +163,48 @@ def value_of(rules: Rules, contract: int) -> int:
     return SCORING_TABLES[rules.scoring][level][strain]
 
 
-def score(rules: Rules, contract: int, team: int, tricks: tuple[int, int]) -> tuple[int, int]:
-    """§6: the points of a hand from the contract and each team's tricks."""
+def score(rules: Rules, contract: int, declaring: int, tricks: tuple[int, ...]
+          ) -> tuple[int, ...]:
+    """§6, §9.1: the points of a hand from the contract and each side's tricks; every defending
+    side scores on its own account (with three players each defender scores what the defence
+    earns in full: the project's decision)."""
     if contract == NO_CONTRACT:
-        return (10 * tricks[0], 10 * tricks[1])
-    value, taken = value_of(rules, contract), tricks[team]
+        return tuple(10 * t for t in tricks)
+    value, taken = value_of(rules, contract), tricks[declaring]
     nullo = contract in NULLO_TYPES
     if nullo:
         made = taken == 0
-        defence = 10 * taken if rules.defender_scoring == "tricks_and_nullo" else 0
     else:
         made = taken >= 6 + (contract - 1) // 5
-        defence = 10 * tricks[1 - team] if rules.defender_scoring != "none" else 0
         if made and taken == 10 and rules.slam == "bonus" and value < 250:
             value = 250
     ours = value if made else (-value if rules.when_set == "subtract" else 0)
-    if not made and rules.when_set == "to_defenders":
-        defence += value
-    out = [0, 0]
-    out[team], out[1 - team] = ours, defence
-    return (out[0], out[1])
+    out = []
+    for s, t in enumerate(tricks):
+        if s == declaring:
+            out.append(ours)
+            continue
+        if nullo:
+            defence = 10 * taken if rules.defender_scoring == "tricks_and_nullo" else 0
+        else:
+            defence = 10 * t if rules.defender_scoring != "none" else 0
+        if not made and rules.when_set == "to_defenders":
+            defence += value
+        out.append(defence)
+    return tuple(out)
 
 
-def all_outcomes(rules: Rules, contract: int, team: int, taken: tuple[int, int],
-                 remaining: int) -> set[tuple[int, int]]:
-    outcomes = set()
-    for extra in range(remaining + 1):
-        t = [taken[0], taken[1]]
-        t[max(team, 0)] += extra
-        t[1 - max(team, 0)] += remaining - extra
-        outcomes.add(score(rules, contract, max(team, 0), (t[0], t[1])))
-    return outcomes
+def shares(total: int, parts: int) -> list[tuple[int, ...]]:
+    if parts == 1:
+        return [(total,)]
+    return [(k,) + rest for k in range(total + 1) for rest in shares(total - k, parts - 1)]
+
+
+def all_outcomes(rules: Rules, contract: int, declaring: int, taken: tuple[int, ...],
+                 remaining: int) -> set[tuple[int, ...]]:
+    """The hand's points for every way the remaining tricks could go (§5.10)."""
+    return {score(rules, contract, max(declaring, 0), tuple(a + b for a, b in zip(taken, more)))
+            for more in shares(remaining, len(taken))}
 
 
 # ------------------------------------------------------------------ checking a played hand
@@ -143,28 +212,30 @@ def check_cards(state: State) -> None:
     """Every card in exactly one place: the hands, the kitty, played tricks, the trick."""
     places = list(state.hands) + [state.kitty, mask_of(state.trick)]
     places += [mask_of(cards) for _, cards, _, _ in state.tricks]
+    assert len(state.hands) == state.rules.players
     seen = 0
     for m in places:
         assert not seen & m, "a card is in two places"
         seen |= m
-    assert seen == mask_of(DECKS[state.rules.deck])
+    assert seen == mask_of(pack(state.rules))
 
 
 def check_play_step(state: State, action: int) -> None:
     """§5.3/§5.5/§5.6: the card played respects following, recomputed independently."""
-    r, seat = state.rules, state.turn
-    hand = [c for c in range(46) if state.hands[seat] >> c & 1]
+    r, seat, n = state.rules, state.turn, state.rules.players
+    hand = [c for c in range(64) if state.hands[seat] >> c & 1]
     trump = state.context if state.context < 4 else None
-    c = action - PLAY_BASE if action < JOKER_LEAD_BASE else 44 + (action - JOKER_LEAD_BASE) // 4
+    lead_base = action_bases(n)[1]
+    c = played(action, n)
     assert c in hand
-    assert seat != state.sitting_out
+    assert seat not in out_seats(n, state.contract, state.declarer)
     if not state.trick:
         if trump is None and c in JOKER_IDS:
-            assert action >= JOKER_LEAD_BASE  # a joker lead names a suit without trumps
+            assert action >= lead_base  # a joker lead names a suit without trumps
         else:
-            assert action < JOKER_LEAD_BASE
+            assert action < lead_base
         return
-    assert action < JOKER_LEAD_BASE
+    assert action < lead_base
     led = state.led
     suit_cards = [x for x in hand if x not in JOKER_IDS and follows_as(x, trump) == led] + [
         x for x in hand if x in JOKER_IDS and trump == led]
@@ -178,11 +249,13 @@ def check_play_step(state: State, action: int) -> None:
         assert c in JOKER_IDS
 
 
-def check_hand(state: State, plays: list[tuple[int, int]], before: tuple[int, int]) -> None:
+def check_hand(state: State, plays: list[tuple[int, int]], before: tuple[int, ...]) -> None:
     """Trick winners and the score of a finished hand, recomputed from the recorded plays."""
     result, r = state.result, state.rules
+    n = r.players
+    sides = 3 if n == 3 else 2
     if result.thrown_in:
-        assert result.hand_points == (0, 0) and state.scores == list(before)
+        assert result.hand_points == (0,) * sides and state.scores == list(before)
         return
     contract = state.contract
     nullo = contract in NULLO_TYPES
@@ -190,49 +263,57 @@ def check_hand(state: State, plays: list[tuple[int, int]], before: tuple[int, in
         else (contract - 1) % 5
     jacks_high = r.notrump_ranking == "j5" and trump is None and not nullo
     jokers_low = r.jokers_low_in_nullo and nullo
-    out = (state.declarer + 2) % 4 if contract in (NULLO, OPEN_NULLO) else -1
-    per_trick = 3 if out >= 0 else 4
     declarer = state.declarer
+    out = out_seats(n, contract, declarer)
+    per_trick = n - len(out)
+    lead_base = action_bases(n)[1]
+
+    def next_seat(seat: int) -> int:
+        seat = (seat + 1) % n
+        while seat in out:
+            seat = (seat + 1) % n
+        return seat
+
     if contract == NO_CONTRACT:
-        leader = (state.dealer + 1) % 4
+        leader = (state.dealer + 1) % n
     else:
-        leader = declarer if r.first_leader == "declarer" else (state.dealer + 1) % 4
-        leader = (leader + 1) % 4 if leader == out else leader
-    team_tricks = [0, 0]
+        leader = declarer if r.first_leader == "declarer" else (state.dealer + 1) % n
+        while leader in out:
+            leader = (leader + 1) % n
+    side_tricks = [0] * sides
+    declaring = side(n, declarer) if declarer >= 0 else -1
     assert len(plays) % per_trick == 0 and len(plays) // per_trick == len(state.tricks)
     for k in range(len(state.tricks)):
         trick = plays[k * per_trick:(k + 1) * per_trick]
         seat = leader
         for s, _ in trick:
-            assert s == seat and s != out
-            seat = (seat + 1) % 4
-            seat = (seat + 1) % 4 if seat == out else seat
+            assert s == seat and s not in out
+            seat = next_seat(seat)
         first = trick[0][1]
-        first_card = first - PLAY_BASE if first < JOKER_LEAD_BASE else None
-        led = (first - JOKER_LEAD_BASE) % 4 if first_card is None else follows_as(first_card, trump)
-        cards = [a - PLAY_BASE if a < JOKER_LEAD_BASE else 44 + (a - JOKER_LEAD_BASE) // 4
-                 for _, a in trick]
+        cards = [played(a, n) for _, a in trick]
+        led = (first - lead_base) % 4 if first >= lead_base else follows_as(cards[0], trump)
         powers = [power(c, trump, led, jacks_high, jokers_low) for c in cards]
         winner = trick[powers.index(max(powers))][0]
         assert state.tricks[k] == (leader, tuple(cards), winner, led)
-        team_tricks[winner % 2] += 1
+        side_tricks[side(n, winner)] += 1
         leader = winner
         if k < len(state.tricks) - 1 and r.finish_early:
             remaining = 10 - (k + 1)
-            assert len(all_outcomes(r, contract, declarer % 2 if declarer >= 0 else -1,
-                                    (team_tricks[0], team_tricks[1]), remaining)) > 1
-    assert result.tricks == tuple(team_tricks)
-    team = declarer % 2 if declarer >= 0 else -1
+            assert len(all_outcomes(r, contract, declaring, tuple(side_tricks), remaining)) > 1
+    assert result.tricks == tuple(side_tricks)
     remaining = 10 - len(state.tricks)
-    outcomes = all_outcomes(r, contract, team, result.tricks, remaining)
+    outcomes = all_outcomes(r, contract, declaring, result.tricks, remaining)
     assert len(state.tricks) == 10 or r.finish_early
     assert outcomes == {result.hand_points}
-    assert result.made == (None if team < 0 else (
-        result.tricks[team] == 0 if nullo else result.tricks[team] >= 6 + (contract - 1) // 5))
+    assert result.made == (None if declaring < 0 else (
+        result.tricks[declaring] == 0 if nullo
+        else result.tricks[declaring] >= 6 + (contract - 1) // 5))
     # §7: the points reach the game score, capped only for defenders under defenders_stop_*
-    for t in (0, 1):
+    assert len(state.scores) == sides
+    for t in range(sides):
         delta = state.scores[t] - before[t]
-        if r.game_over == "points" and r.on_target.startswith("defenders_stop") and t != team:
+        if r.game_over == "points" and r.on_target.startswith("defenders_stop") \
+                and t != declaring:
             assert delta <= result.hand_points[t]
             if delta < result.hand_points[t]:
                 assert state.scores[t] <= max(before[t], r.target - int(r.on_target[-2:]))
@@ -267,14 +348,34 @@ def choose(state: State, rng: random.Random, pass_bias: float) -> int:
 PASS_BIAS = st.sampled_from((0.0, 0.5, 0.8, 0.95))
 
 
+def choose_to_end(state: State, rng: random.Random, pass_bias: float) -> int:
+    """:func:`choose`, except that with three players a declarer (alone against two) plays its
+    strongest card, or its weakest in a nullo-type contract: a random declarer alone rarely
+    makes 8 tricks, and under ``must_bid`` only a made contract ends such a game."""
+    n = state.rules.players
+    if n != 3 or state.phase != Phase.PLAY or state.turn != state.declarer:
+        return choose(state, rng, pass_bias)
+    contract = state.contract
+    trump = state.context if state.context < 4 else None
+
+    def strength(action: int) -> float:
+        c = played(action, n)
+        led = state.led if state.trick else follows_as(c, trump)
+        return power(c, trump, led, False, False)
+
+    legal = state.legal_actions()
+    pick = min if contract in NULLO_TYPES else max
+    return pick(legal, key=strength)
+
+
 def play_hand(state: State, rng: random.Random, pass_bias: float) -> None:
     """Play one hand with random legal actions, checking every step."""
-    before = (state.scores[0], state.scores[1])
+    before = tuple(state.scores)
     plays: list[tuple[int, int]] = []
     while not state.is_terminal:
         legal = state.legal_actions()
         assert legal, f"no legal action in phase {state.phase.name}"
-        assert state.turn in (0, 1, 2, 3)
+        assert state.turn in range(state.rules.players)
         action = choose(state, rng, pass_bias)
         if state.phase == Phase.PLAY:
             check_play_step(state, action)
@@ -319,19 +420,30 @@ def test_every_game_ends(rules: Rules, seed: int, bias: float) -> None:
     cap = 1000
     for _ in range(cap):
         while not state.is_terminal:
-            state.apply(choose(state, rng, bias))
+            state.apply(choose_to_end(state, rng, bias))
         if state.game_over:
             break
         state.next_hand()
     assert state.game_over, f"no winner after {cap} hands: scores {state.scores}"
-    assert state.winner in (0, 1, DRAW)
     s, r = state.scores, state.rules
+    assert len(s) == (3 if r.players == 3 else 2)
+    assert state.winner in range(len(s)) or state.winner == DRAW
+    top = [t for t in range(len(s)) if s[t] == max(s)]
+    highest = top[0] if len(top) == 1 else DRAW
     if r.game_over == "hands":
         assert state.hands_played == r.hands_to_play
+        assert state.winner == highest
     else:
         assert max(s) >= r.target or min(s) <= r.floor
-        if r.on_target in ("highest", "defenders_stop_10", "defenders_stop_40"):
-            assert state.winner == (2 if s[0] == s[1] else int(s[1] > s[0]))
+        reached = [t for t in range(len(s)) if s[t] >= r.target]
+        if len(s) == 3 and len(reached) > 1 and r.on_target != "must_bid":
+            # §9.1: the declarer, or the first to the target by a trick, or else the higher
+            # score of the two (a draw if equal)
+            best = max(s[t] for t in reached)
+            assert state.winner in reached or (
+                state.winner == DRAW and [s[t] for t in reached].count(best) > 1)
+        elif r.on_target in ("highest", "defenders_stop_10", "defenders_stop_40"):
+            assert state.winner == highest
 
 
 def _replay(state: State, actions: list[Any]) -> State:

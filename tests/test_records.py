@@ -10,14 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import FOUR_PLAYER_PRESETS as PRESETS
-from conftest import new_state
-from fh_env.actions import str_to_action
+from conftest import new_state, new_table_state
+from fh_env.actions import action_table, str_to_action
+from fh_env.contracts import DRAW
 from fh_env.engine import Phase, State
 from fh_env.records import (FORMAT, RecordMismatch, Recorder, dumps, hand_actions,
                             hand_from_state, load_record, make_record, replay, replay_states,
                             save_record, save_states)
-from fh_env.rules import Rules
+from fh_env.rules import PRESETS, Rules
 
 
 def random_action(state: State, rng: random.Random) -> int:
@@ -31,7 +31,7 @@ def random_action(state: State, rng: random.Random) -> int:
 def play_game(rules: Rules, seed: int, max_hands: int = 40) -> Recorder:
     """A whole game (or ``max_hands`` hands) of random legal actions, recorded."""
     rng = random.Random(seed)
-    rec = Recorder(State(rules, seed=seed), players=["random"] * 4)
+    rec = Recorder(State(rules, seed=seed), players=["random"] * rules.players)
     for hand in range(max_hands):
         if hand:
             rec.next_hand()
@@ -200,3 +200,54 @@ def test_steps_name_the_seat_that_acted(game_record):
 def test_save_record_round_trips(tmp_path, game_record):
     path = save_record(game_record, tmp_path / "a" / "b.json")
     assert load_record(path) == game_record
+
+
+# ------------------------------------------------------------------ three and six players (§9)
+def test_a_six_player_record_names_actions_in_the_six_player_table(tmp_path):
+    """§9.2: the six-handed pack's cards are recorded and replayed by name (ids 46..63 have
+    their own action ids); scores have two entries (teams)."""
+    rules = Rules.preset("six-handed")
+    hand0 = "11S 12S 13H 13D 2S 3S 2C AH KH QH"
+    table = action_table(6)
+    rec = Recorder(new_table_state(rules, {0: hand0}, kitty="3C 3D 2H"), players=["p"] * 6)
+    names = ["6H"] + ["pass"] * 5 + ["discard 3C", "discard 3D", "discard 2H", "play 11S"]
+    for name in names:
+        rec.apply(table.from_str(name))
+    got = rec.record()["hands"][0]
+    assert got["actions"] == names and got["scores_before"] == [0, 0]
+    assert "11S" in got["hands"][0] and "13D" in got["hands"][0]
+    assert sorted(got["kitty"]) == ["2H", "3C", "3D"]
+    assert replay_states(load_record(rec.save(tmp_path / "six.json")))[-1] == rec.state
+    # Read back from the state alone: the same names, the same replay.
+    from_state = make_record(rules, [hand_from_state(rec.state)])
+    assert from_state["hands"][0]["actions"] == names
+    assert replay_states(from_state)[-1] == rec.state
+    assert hand_actions(rec.state)[-1] == table.from_str("play 11S") != str_to_action("play 4S")
+
+
+def test_a_three_player_record_keeps_three_scores(tmp_path):
+    """§9.1: hand points, game points and scores before each hand have three entries."""
+    rec = play_game(Rules.preset("three-handed").replace(on_target="highest", target=300),
+                    seed=4)
+    record = load_record(rec.save(tmp_path / "three.json"))
+    assert all(len(h["scores_before"]) == 3 for h in record["hands"])
+    played = [h for h in record["hands"] if h["result"] and not h["result"]["thrown_in"]]
+    assert played and all(len(h["result"]["hand_points"]) == 3 for h in played)
+    assert len(record["final_scores"]) == 3 and replay_states(record)[-1] == rec.state
+    assert hand_from_state(State(Rules(players=3), seed=1))["scores_before"] == [0, 0, 0]
+
+
+def test_an_old_four_player_draw_is_read_as_a_draw():
+    """A 4-player record written when a draw was recorded as winner 2 (before DRAW became -2)
+    still replays; another wrong winner is still caught."""
+    rules = Rules(game_over="hands", hands_to_play=1, all_pass="play")
+    drawn = next(rec for rec in (play_game(rules, seed) for seed in range(300))
+                 if rec.state.winner == DRAW)
+    record = drawn.record()
+    assert record["winner"] == DRAW
+    old = copy.deepcopy(record)
+    old["winner"] = 2
+    assert replay_states(old)[-1] == drawn.state
+    old["winner"] = 1
+    with pytest.raises(RecordMismatch, match="recorded winner 1"):
+        _steps(old)
