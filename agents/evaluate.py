@@ -1,16 +1,28 @@
 """Duplicate evaluation of two bots: ``fh-eval A B`` and :func:`duplicate`.
 
-Deal ``i`` is generated from the seed (its dealer too) and played twice: agent A's team on
-seats 0 and 2 and agent B's on 1 and 3, then the other way round, so that both teams hold the
-same cards.  The value of a deal is A's hand points minus B's, averaged over the two plays; a
-hand thrown in counts 0 (it stays in the mean, which is per deal).  The report gives the mean
-with a 95% confidence interval (Student's t over the deal values), the contracts each team bid
-and made by kind, and the average level of its ordinary contracts.  ``games`` plays whole games
-to the target, each game twice with the teams swapped, and reports A's win rate (a draw counts
-one half) with a 95% Wilson interval.
+Deal ``i`` is generated from the seed (its dealer too) and played several times with the same
+cards, the bots changing seats:
+
+* four players: twice, agent A's team on seats 0 and 2 and agent B's on 1 and 3, then the other
+  way round, so that both teams hold the same cards;
+* six players (§9.2): twice in the same way, A's team of three on seats 0, 2, 4 and B's on
+  1, 3, 5, then the other way round;
+* three players (§9.1, everyone for themselves): three times, A alone on seat 0, 1, then 2,
+  with a copy of B on each of the two other seats.
+
+The value of a deal is A's hand points minus B's, averaged over its plays, where with three
+players B's hand points are the mean of its two seats'; a hand thrown in counts 0 (it stays in
+the mean, which is per deal).  So two equal bots score 0 at every size.  The report gives the
+mean with a 95% confidence interval (Student's t over the deal values), the contracts each side
+bid and made by kind (with three players B's column counts both copies of B), and the average
+level of its ordinary contracts.  ``games`` plays whole games to the target, each game once per
+seating as above, and reports A's win rate (a draw or an unfinished game counts as an equal
+share: one half, or one third with three players, which is also the win rate of two equal bots
+there) with a 95% Wilson interval.
 
 Every random choice comes from the seed and the deal's index (each seat's generator is
-``Random("seed/deal/swap/seat")``), so the results do not depend on ``workers``.
+``Random("seed/deal/swap/seat")``, ``swap`` the seating), so the results do not depend on
+``workers``.
 """
 
 from __future__ import annotations
@@ -28,7 +40,7 @@ from typing import Any, Sequence
 
 from fh_env import actions as A
 from fh_env.contracts import DRAW
-from fh_env.engine import NO_CONTRACT, State
+from fh_env.engine import NO_CONTRACT, State, side_of
 from fh_env.records import save_states
 from fh_env.rules import Rules, RulesSpec, resolve_rules
 from fh_env.rules import rules_name as rules_name_of
@@ -53,13 +65,26 @@ def deal_seed(seed: int, index: int) -> int:
     return random.Random(f"fh-eval/{seed}/{index}").getrandbits(62)
 
 
-def seat_rngs(seed: int, index: int, swap: int) -> list[random.Random]:
-    return [random.Random(f"{seed}/{index}/{swap}/{seat}") for seat in range(4)]
+def seat_rngs(seed: int, index: int, swap: int, players: int = 4) -> list[random.Random]:
+    return [random.Random(f"{seed}/{index}/{swap}/{seat}") for seat in range(players)]
 
 
-def seat_bots(a: Bot, b: Bot, swap: int) -> list[Bot]:
-    """A on seats 0 and 2 (``swap=0``) or 1 and 3 (``swap=1``)."""
-    return [a, b, a, b] if swap == 0 else [b, a, b, a]
+def seatings(players: int = 4) -> range:
+    """The seatings (``swap`` values) of one duplicate deal: 2, or 3 with three players."""
+    return range(3 if players == 3 else 2)
+
+
+def seat_bots(a: Bot, b: Bot, swap: int, players: int = 4) -> list[Bot]:
+    """Four or six players: A on the even seats (``swap=0``) or the odd ones (``swap=1``).
+    Three players: A on seat ``swap``, B on the two others."""
+    if players == 3:
+        return [a if seat == swap else b for seat in range(3)]
+    return [a if seat % 2 == swap else b for seat in range(players)]
+
+
+def a_side(swap: int, players: int = 4) -> int:
+    """The side (team, or seat with three players) A scores for in seating ``swap``."""
+    return swap
 
 
 # ---------------------------------------------------------------------------- statistics
@@ -132,8 +157,8 @@ def dumps_json(value: Any, indent: int | None = 2) -> str:
 
 @dataclass
 class GamesResult:
-    games: int  # games played (twice the pairs)
-    wins: float  # A's wins, a draw counting one half
+    games: int  # games played (each game once per seating: twice, or three times)
+    wins: float  # A's wins, a draw counting an equal share (1/2, or 1/3 with three players)
     draws: int
     unfinished: int  # games stopped at the hand limit (counted as draws)
     win_rate: float
@@ -144,7 +169,8 @@ class GamesResult:
 
 @dataclass
 class DuplicateResult:
-    """What :func:`duplicate` measured.  Points are per deal (the mean of its two hands)."""
+    """What :func:`duplicate` measured.  Points are per deal (the mean of its plays: two, or
+    three with three players, where B's points are the mean of its two seats')."""
 
     a: str
     b: str
@@ -157,12 +183,13 @@ class DuplicateResult:
     sd: float
     a_points: float  # A's own hand points per deal
     b_points: float
-    thrown_in: int  # hands (of 2 x deals) thrown in
+    thrown_in: int  # hands (of plays x deals) thrown in
     #: team ("A"/"B") -> contract kind -> [declared, made]
     contracts: dict[str, dict[str, list[int]]] = field(default_factory=dict)
     avg_level: dict[str, float] = field(default_factory=dict)  # team -> mean ordinary level
     games: GamesResult | None = None
     seconds: float = 0.0
+    players: int = 4  # the table size: 3 and 6 change the seatings (see the module doc)
 
     def to_dict(self) -> dict[str, Any]:
         """The result as plain data (intervals from a single deal are infinite floats here;
@@ -174,8 +201,13 @@ class DuplicateResult:
         return dumps_json(self.to_dict(), indent=indent)
 
     def format(self) -> str:
-        lines = [f"{self.a} (A) vs {self.b} (B), rules {self.rules}, {self.deals} duplicate deals "
-                 f"({2 * self.deals} hands), seed {self.seed}",
+        plays = len(seatings(self.players))
+        head = f"{self.a} (A) vs {self.b} (B), rules {self.rules}, {self.deals} duplicate deals "
+        if self.players == 3:
+            head += f"({plays * self.deals} hands: A on each seat against two B), "
+        else:
+            head += f"({plays * self.deals} hands), "
+        lines = [head + f"seed {self.seed}",
                  f"A - B points per deal: {self.mean:+.1f}  95% CI [{self.ci_low:+.1f}, "
                  f"{self.ci_high:+.1f}]  (sd {self.sd:.1f}; A {self.a_points:+.1f}, "
                  f"B {self.b_points:+.1f}; hands thrown in {self.thrown_in})",
@@ -193,8 +225,9 @@ class DuplicateResult:
                      f"{self.avg_level.get('B', 0):>22.2f}")
         if self.games is not None:
             g = self.games
+            even = " (even: 33.3%)" if self.players == 3 else ""
             lines.append(f"games: A wins {g.win_rate:.1%}  95% CI [{g.ci_low:.1%}, "
-                         f"{g.ci_high:.1%}] of {g.games} games ({g.draws} drawn, "
+                         f"{g.ci_high:.1%}]{even} of {g.games} games ({g.draws} drawn, "
                          f"{g.unfinished} unfinished, {g.mean_hands:.1f} hands a game)")
         lines.append(f"({self.seconds:.1f} s)")
         return "\n".join(lines)
@@ -205,50 +238,60 @@ _WORKER: dict[str, Any] = {}
 
 
 def _hand_record(state: State, swap: int) -> tuple:
-    """(A points, B points, contract or None, declaring team 'A'/'B'/None, made)."""
+    """(A points, B points, contract or None, declaring side 'A'/'B'/None, made); with three
+    players B's points are the mean of its two seats'."""
     res = state.result
-    a_team = swap  # A holds seats 0, 2 (team 0) unless swapped
+    players = state.rules.players
+    mine = a_side(swap, players)  # A holds seats 0, 2 (team 0) unless swapped
     points = res.hand_points
     team = None
     if res.declarer is not None:
-        team = "A" if res.declarer % 2 == a_team else "B"
-    return (points[a_team], points[1 - a_team], res.contract, team, bool(res.made))
+        team = "A" if side_of(players, res.declarer) == mine else "B"
+    others = [p for side, p in enumerate(points) if side != mine]
+    b_points = others[0] if len(others) == 1 else sum(others) / len(others)
+    return (points[mine], b_points, res.contract, team, bool(res.made))
 
 
 def play_deal(a: Bot, b: Bot, rules: Rules, seed: int, index: int,
               save: str | None = None) -> list[tuple]:
-    """Deal ``index`` played twice with the teams swapped: two hand records.
+    """Deal ``index`` played once per seating (twice with the teams swapped; three times with
+    three players, A on each seat): one hand record per play.
 
-    With ``save`` (a folder) both plays are written as the game record ``deal-NNNNN.json``.
+    With ``save`` (a folder) every play is written as the game record ``deal-NNNNN.json``.
     """
     out, states = [], []
-    for swap in (0, 1):
+    n = rules.players
+    for swap in seatings(n):
         state = State(rules, seed=deal_seed(seed, index))
-        play_hand(state, seat_bots(a, b, swap), seat_rngs(seed, index, swap))
+        play_hand(state, seat_bots(a, b, swap, n), seat_rngs(seed, index, swap, n))
         out.append(_hand_record(state, swap))
         states.append(state)
     if save:
         save_states(states, Path(save) / f"deal-{index:05d}.json", event="fh-eval", deal=index,
-                    players=[[_name(p) for p in seat_bots(a, b, swap)] for swap in (0, 1)])
+                    players=[[_name(p) for p in seat_bots(a, b, swap, n)]
+                             for swap in seatings(n)])
     return out
 
 
 def play_game_pair(a: Bot, b: Bot, rules: Rules, seed: int, index: int,
                    max_hands: int = 200) -> list[tuple[int | None, int]]:
-    """Game ``index`` played twice with the teams swapped: (A's result, hands) for each.
+    """Game ``index`` played once per seating (twice with the teams swapped; three times with
+    three players): (A's result, hands) for each.
 
     A's result is 1 (won), 0 (lost), ``DRAW`` or None (stopped at ``max_hands``).
     """
     out = []
-    for swap in (0, 1):
+    n = rules.players
+    for swap in seatings(n):
         state = State(rules, seed=deal_seed(seed + 7919, index))
-        play_game(state, seat_bots(a, b, swap), seat_rngs(seed + 7919, index, swap), max_hands)
+        play_game(state, seat_bots(a, b, swap, n), seat_rngs(seed + 7919, index, swap, n),
+                  max_hands)
         if state.winner is None:
             result = None
         elif state.winner == DRAW:
             result = DRAW
         else:
-            result = 1 if state.winner == swap else 0
+            result = 1 if state.winner == a_side(swap, n) else 0
         out.append((result, state.hands_played))
     return out
 
@@ -324,7 +367,9 @@ def duplicate(a: Bot | str, b: Bot | str, rules: RulesSpec = None, deals: int = 
               seed: int = 0, games: int = 0, workers: int = 1,
               progress: bool = False, rules_name: str | None = None,
               save: str | None = None) -> DuplicateResult:
-    """Play A's team against B's team on ``deals`` duplicate deals (and ``games`` game pairs).
+    """Play A's team against B's team on ``deals`` duplicate deals (and ``games`` game pairs:
+    each game once per seating).  With three players A plays alone against two copies of B
+    (see the module doc).
 
     ``a`` and ``b`` are bots or registry specs (specs are rebuilt in each worker process).
     ``save``: a folder for the record of each deal (:mod:`fh_env.records`, ``fh-replay``).
@@ -348,9 +393,10 @@ def duplicate(a: Bot | str, b: Bot | str, rules: RulesSpec = None, deals: int = 
     levels: dict[str, list[int]] = {"A": [], "B": []}
     thrown = 0
     for pair in records:
-        values.append(sum(h[0] - h[1] for h in pair) / 2)
-        a_pts.append(sum(h[0] for h in pair) / 2)
-        b_pts.append(sum(h[1] for h in pair) / 2)
+        plays = len(pair)
+        values.append(sum(h[0] - h[1] for h in pair) / plays)
+        a_pts.append(sum(h[0] for h in pair) / plays)
+        b_pts.append(sum(h[1] for h in pair) / plays)
         for _, _, contract, team, made in pair:
             if contract is None:
                 thrown += 1
@@ -366,11 +412,13 @@ def duplicate(a: Bot | str, b: Bot | str, rules: RulesSpec = None, deals: int = 
         mean=mean, ci_low=low, ci_high=high, sd=sd,
         a_points=sum(a_pts) / max(1, deals), b_points=sum(b_pts) / max(1, deals),
         thrown_in=thrown, contracts=contracts,
-        avg_level={t: (sum(v) / len(v) if v else 0.0) for t, v in levels.items()})
+        avg_level={t: (sum(v) / len(v) if v else 0.0) for t, v in levels.items()},
+        players=rules.players)
     if games:
         pairs = _run("games", games, a, b, rules, seed, workers, progress, "games")
         played = [g for pair in pairs for g in pair]
-        wins = sum(1.0 if r == 1 else 0.5 if r in (DRAW, None) else 0.0 for r, _ in played)
+        share = 1 / rules.sides  # a draw or an unfinished game: an equal share
+        wins = sum(1.0 if r == 1 else share if r in (DRAW, None) else 0.0 for r, _ in played)
         low_g, high_g = wilson(wins, len(played))
         result.games = GamesResult(
             games=len(played), wins=wins, draws=sum(1 for r, _ in played if r == DRAW),
@@ -388,7 +436,8 @@ def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="fh-eval",
         description="Duplicate evaluation: agent A's team against agent B's team, each deal "
-                    "played twice with the teams swapped.",
+                    "played twice with the teams swapped (four or six players), or three times "
+                    "with A on each seat against two copies of B (three players).",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=bot_help() + "\n\nA bad bot, option, rules file or checkpoint is refused "
                "with a one-line reason and exit status 2, before anything is played or written.")

@@ -22,6 +22,9 @@ plays against ``rule`` or ``mc`` in a few lines::
 
 or, stepping the bots in one call: ``bots.play(env)`` steps the env for the bot seats until a
 seat that is not a bot is on turn or the episode is over.
+
+Every table size plays (§9): the seats are 0..players-1 (``player_0`` … ``player_5`` with six
+players); :func:`play_hand` and :func:`play_game` take one bot and one generator per seat.
 """
 
 from __future__ import annotations
@@ -62,7 +65,8 @@ class BotSeats:
 
     ``bots`` maps agents (``"player_1"``) or seats (1) to a bot object (``act(view, rng)``) or
     a bot name of :func:`agents.registry.make_bot` (``"rule"``, ``"mc"``,
-    ``"neural:ppo-long"``); ``rules`` is passed to ``make_bot`` (a neural bot checks them).
+    ``"neural:ppo-long"``); ``rules`` is passed to ``make_bot`` (a neural bot checks them) and,
+    when given, bounds the seats (0..players-1; without it any seat 0..5 is accepted).
     Each bot sees only the :class:`fh_env.view.SeatView` of its own seat, and draws from its
     own generator, seeded by :meth:`reset` (``random.Random(f"{seed}/bot/{seat}")``, as the
     single-seat env seeds its bots).
@@ -75,9 +79,10 @@ class BotSeats:
         from .registry import make_bot
 
         resolved = resolve_rules(rules) if rules is not None else None
+        players = resolved.players if resolved is not None else 6
         self.bots: dict[int, Bot] = {}
         for key, bot in bots.items():
-            seat = _seat_of(key)
+            seat = _seat_of(key, players)
             if seat in self.bots:
                 raise ValueError(f"seat {seat} is given twice in {dict(bots)!r}")
             if isinstance(bot, str):
@@ -128,13 +133,15 @@ class BotSeats:
             env.step(self.act(env))
 
 
-def _seat_of(key: str | int) -> int:
-    """The seat of an agent name ``player_s`` or a seat number 0..3."""
-    if isinstance(key, str) and key.startswith("player_") and key[7:] in ("0", "1", "2", "3"):
+def _seat_of(key: str | int, players: int = 6) -> int:
+    """The seat of an agent name ``player_s`` or a seat number 0..players-1."""
+    if (isinstance(key, str) and key.startswith("player_") and len(key) == 8
+            and key[7:].isdigit() and int(key[7:]) < players):
         return int(key[7:])
-    if type(key) is int and 0 <= key < 4:
+    if type(key) is int and 0 <= key < players:
         return key
-    raise ValueError(f"{key!r} is not an agent player_0 .. player_3 or a seat 0..3")
+    raise ValueError(f"{key!r} is not an agent player_0 .. player_{players - 1} or a seat "
+                     f"0..{players - 1}")
 
 
 def play_env(bots: Sequence[Bot], rngs: Sequence[random.Random], seed: int | None = None,

@@ -5,7 +5,10 @@ For each decision the bot draws ``samples`` worlds of the cards it cannot see
 hand in each world with a fast rollout policy (the rule bot's own rules, run straight on the
 determinized state), and chooses the action with the best average hand score for its team
 (its points minus the other team's; a hand thrown in scores 0).  The same worlds are used for
-every candidate, so the comparison is paired.
+every candidate, so the comparison is paired.  Every table size plays (§9): with six players
+the worlds deal the five hidden hands and the kitty and the score is the team's; with three,
+the two hidden hands and the kitty, and the score is the seat's own hand points minus the mean
+of the two others'.
 
 * Play: every legal card, except that cards of one suit with no unseen card between them are
   the same card for the outcome and are tried once.
@@ -29,16 +32,15 @@ import random
 
 from fh_env import actions as A
 from fh_env.engine import Phase, State
+from fh_env.cards import cards_of
 from fh_env.view import SeatView, seat_view
 
-from .rule import (ABOVE, BELOW, NULLO_TYPES, POWER, SUIT_MASK, RuleBot, choose_call,
-                   choose_discard, nullo_danger, state_discard, state_play, strain_estimates,
-                   _exchanges_in)
+from .rule import (NULLO_TYPES, POWER, SUIT_MASK, RuleBot, choose_call, choose_discard, kit,
+                   nullo_danger, state_discard, state_play, strain_estimates, _exchanges_in)
 from .sampler import Determinizer
 
 LEVELS = {4: 20, 5: 50, 6: 100}
 """Worlds sampled per decision at each level."""
-_CARD_BITS = (1 << 46) - 1
 
 
 def rollout(state: State, rng: random.Random | None = None, policy: str = "rule") -> State:
@@ -59,10 +61,15 @@ def rollout(state: State, rng: random.Random | None = None, policy: str = "rule"
     return state
 
 
-def team_score(state: State, team: int) -> int:
-    """A finished hand's points for ``team`` minus the other team's (0 when thrown in)."""
-    points = state.result.hand_points if state.result is not None else (0, 0)
-    return points[team] - points[1 - team]
+def team_score(state: State, team: int) -> float:
+    """A finished hand's points for side ``team`` minus the other side's (0 when thrown in);
+    with three players (three sides) minus the mean of the two others'."""
+    if state.result is None:
+        return 0
+    points = state.result.hand_points
+    if len(points) == 2:
+        return points[team] - points[1 - team]
+    return points[team] - (sum(points) - points[team]) / (len(points) - 1)
 
 
 def distinct_plays(view: SeatView) -> list[int]:
@@ -71,15 +78,16 @@ def distinct_plays(view: SeatView) -> list[int]:
     ctx = view.context
     unseen = view.unseen
     pw = POWER[ctx]
-    out = [a for a in view.legal_actions() if not A.PLAY_BASE <= a < A.JOKER_LEAD_BASE]
-    cards = (legal >> A.PLAY_BASE) & _CARD_BITS
+    k = kit(view.rules.players)
+    above, below = k.above[ctx], k.below[ctx]
+    out = [a for a in view.legal_actions() if not k.play_base <= a < k.joker_lead_base]
+    cards = (legal >> k.play_base) & k.card_bits
     for suit in range(5):
-        mine = sorted((c for c in range(46) if cards >> c & 1 and SUIT_MASK[ctx][suit] >> c & 1),
-                      key=lambda c: pw[c])
+        mine = sorted(cards_of(cards & SUIT_MASK[ctx][suit]), key=lambda c: pw[c])
         prev = -1
         for c in mine:
-            if prev < 0 or unseen & ABOVE[ctx][prev] & BELOW[ctx][c]:
-                out.append(A.PLAY_BASE + c)
+            if prev < 0 or unseen & above[prev] & below[c]:
+                out.append(k.play_base + c)
             prev = c
     return sorted(out)
 
@@ -115,7 +123,8 @@ class MCBot:
             hand = view.hand
             left = view.discards_left
             for _ in range(min(self.discard_candidates, hand.bit_count())):
-                a = choose_discard(hand, view.contract, view.context, left)
+                a = choose_discard(hand, view.contract, view.context, left,
+                                   players=view.rules.players)
                 order.append(a)
                 hand &= ~(1 << (a - A.DISCARD_BASE))
             return order
@@ -178,7 +187,7 @@ class MCBot:
     def evaluate(self, view: SeatView, candidates: list[int], rng: random.Random,
                  n: int) -> list[float]:
         """The total team score of each candidate over ``n`` sampled worlds."""
-        team = view.seat % 2
+        team = view.team
         totals = [0.0] * len(candidates)
         for world in self.worlds(view, rng, n):
             for i, action in enumerate(candidates):

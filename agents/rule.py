@@ -18,6 +18,15 @@ fields, exactly what :func:`fh_env.view.seat_view` would give it):
   win as cheaply as possible when an opponent is winning and play low when the partner has it;
   in nullo duck as high as possible; against nullo, lead low, and keep low cards to play under
   the declarer; lead the joker naming the longest suit.
+
+Every table size plays (§9).  Four and six players play as teams (seat parity: one partner, or
+two).  Three players have no partner: the declarer plays alone against both others, and the two
+defenders cooperate loosely: each treats the other as a partner (it does not trump or overtake
+the other defender's winning card) once the declarer has played to the trick, and as a rival
+while the declarer is still to play.  The per-size data (action ids, the pack, which cards rank
+above a card) are a :class:`Kit` (:func:`kit`); the bidding counts tricks in the size's pack
+(33 cards, or 63 with 13 to 15 cards a suit), with no partner allowance for three players (a
+``kitty_alone`` allowance instead) and one per partner, scaled by ``partner_scale_six``, for six.
 """
 
 from __future__ import annotations
@@ -27,24 +36,25 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from fh_env import actions as A
-from fh_env.cards import (DECKS, JOKER, JOKER_BITS, NT_JOKERS_LOW, NT_STANDARD, TABLES, cards_of,
-                          mask_of, rank_of)
+from fh_env.actions import action_table
+from fh_env.cards import (ALL_CARDS, DECKS, JOKER, JOKER_BITS, NT_JOKERS_LOW, NT_STANDARD,
+                          PLAIN_ORDER, TABLE_DECKS, TABLES, cards_of, mask_of, rank_of)
 from fh_env.contracts import contract_value
-from fh_env.engine import NO_CONTRACT, Phase, State, trick_order
+from fh_env.engine import NO_CONTRACT, Phase, State, side_of, trick_order
 from fh_env.rules import Rules
 from fh_env.view import SeatView
 
 
 NULLO_TYPES = frozenset(A.NULLO_TYPES)
-_CARD_BITS = (1 << 46) - 1
 
 
 # ----------------------------------------------------------------------------- tables
-def _build_tables():
+def _build_tables(num: int = 46):
     power, above, below = [], [], []
+    card_bits = (1 << num) - 1
     for ctx in range(7):
         pw = []
-        for c in range(46):
+        for c in range(num):
             suit = TABLES.suit[ctx][c]
             if suit == 4:  # a joker without trumps: wins every trick unless jokers are low
                 pw.append(-1 if ctx == NT_JOKERS_LOW else (300 if c == JOKER else 299))
@@ -52,8 +62,8 @@ def _build_tables():
                 pw.append(TABLES.strength[ctx][suit][c])
         power.append(pw)
         ab, be = [], []
-        for c in range(46):
-            same = TABLES.suit_mask[ctx][TABLES.suit[ctx][c]] & _CARD_BITS  # 4-player ids
+        for c in range(num):
+            same = TABLES.suit_mask[ctx][TABLES.suit[ctx][c]] & card_bits
             ab.append(mask_of(u for u in cards_of(same) if pw[u] > pw[c]))
             be.append(mask_of(u for u in cards_of(same) if pw[u] < pw[c]))
         above.append(ab)
@@ -61,14 +71,61 @@ def _build_tables():
     return power, above, below
 
 
-POWER, ABOVE, BELOW = _build_tables()
-"""Per trump context: a card's rank inside its effective suit (jokers top, or -1 when low),
-the cards of its effective suit that rank above it, and those below it."""
-BEATERS = [[[mask_of(u for u in range(46) if strength[u] > strength[c]) for c in range(46)]
-            for strength in TABLES.strength[ctx]] for ctx in range(7)]
+def _build_beaters(num: int = 46):
+    return [[[mask_of(u for u in range(num) if strength[u] > strength[c]) for c in range(num)]
+             for strength in TABLES.strength[ctx]] for ctx in range(7)]
+
+
+_, ABOVE, BELOW = _build_tables()
+POWER = _build_tables(ALL_CARDS)[0]
+"""Per trump context: a card's rank inside its effective suit (jokers top, or -1 when low, for
+every id), the cards of its effective suit that rank above it, and those below it (the
+4-player ids)."""
+BEATERS = _build_beaters()
 """BEATERS[ctx][led][c]: the cards that beat ``c`` in a trick whose led suit is ``led``."""
 SUIT_MASK = TABLES.suit_mask
 STRENGTH = TABLES.strength
+
+
+@dataclass(frozen=True)
+class Kit:
+    """What the rule bot needs to know about one table size: its action ids, its card ids and
+    pack, and the tables above restricted to that pack (with four players the tables are those
+    above whatever the deck, as they have always been)."""
+
+    players: int
+    play_base: int
+    joker_lead_base: int
+    card_bits: int  # the card ids a play action may name
+    pack: int  # the pack (4 players: every 4-player id)
+    power: list
+    above: list
+    below: list
+    beaters: list
+
+
+def _masked(table, pack: int):
+    if isinstance(table, int):
+        return table & pack
+    return [_masked(t, pack) for t in table]
+
+
+@lru_cache(maxsize=None)
+def kit(players: int) -> Kit:
+    """The :class:`Kit` of a table size (3, 4 or 6)."""
+    table = action_table(players)
+    if players == 4:
+        return Kit(4, table.play_base, table.joker_lead_base, (1 << 46) - 1, (1 << 46) - 1,
+                   POWER, ABOVE, BELOW, BEATERS)
+    num = table.num_cards
+    pack = mask_of(TABLE_DECKS[players])
+    _, above, below = _build_tables(num) if num != 46 else (POWER, ABOVE, BELOW)
+    beaters = _build_beaters(num) if num != 46 else BEATERS
+    return Kit(players, table.play_base, table.joker_lead_base, (1 << num) - 1, pack, POWER,
+               _masked(above, pack), _masked(below, pack), _masked(beaters, pack))
+
+
+K4 = kit(4)
 
 
 def _lowest(mask: int, pw: list[int]) -> int:
@@ -93,53 +150,74 @@ def _highest(mask: int, pw: list[int]) -> int:
     return best
 
 
-def _play(c: int) -> int:
-    return A.PLAY_BASE + c
+def _first_joker_lead(legal: int, k: Kit = K4) -> int:
+    leads = legal >> k.joker_lead_base
+    return k.joker_lead_base + (leads & -leads).bit_length() - 1
 
 
-def _first_joker_lead(legal: int) -> int:
-    leads = legal >> A.JOKER_LEAD_BASE
-    return A.JOKER_LEAD_BASE + (leads & -leads).bit_length() - 1
+def friends_of(seat: int, players: int, contract: int | None, declarer: int) -> int:
+    """The seats (a mask, ``seat`` included) that ``seat`` plays with in this hand: its team
+    with four or six players; with three, the other defender against a declarer (the
+    cooperation is loose: see :func:`_follow`), nobody else otherwise."""
+    if players != 3:
+        return sum(1 << s for s in range(seat % 2, players, 2))
+    if contract is None or contract == NO_CONTRACT or declarer < 0 or seat == declarer:
+        return 1 << seat
+    return 0b111 & ~(1 << declarer)
 
 
 # ----------------------------------------------------------------------------- play
 def choose_play(seat: int, hand: int, legal: int, unseen: int, trick: tuple[int, ...] | list[int],
                 leader: int, led: int, ctx: int, contract: int | None, declarer: int,
-                sitting_out: int, voids: tuple[int, ...] | list[int], exposed: int) -> int:
+                sitting_out: int, voids: tuple[int, ...] | list[int], exposed: int,
+                players: int = 4) -> int:
     """The rule bot's play, from what seat ``seat`` knows (``unseen``: cards it cannot place)."""
     if legal & (legal - 1) == 0:
         return legal.bit_length() - 1
+    k = K4 if players == 4 else kit(players)
+    friends = friends_of(seat, players, contract, declarer)
     if contract in NULLO_TYPES:
-        if declarer % 2 == seat % 2:
+        if friends >> declarer & 1:
             return _nullo_declarer(seat, hand, legal, unseen, trick, leader, led, ctx,
-                                   sitting_out, voids)
+                                   sitting_out, voids, k, friends)
         return _nullo_defender(seat, hand, legal, unseen, trick, leader, led, ctx, contract,
-                               declarer, sitting_out, voids, exposed)
-    declaring = contract is None or contract == NO_CONTRACT or declarer % 2 == seat % 2
+                               declarer, sitting_out, voids, exposed, k)
+    declaring = contract is None or contract == NO_CONTRACT or bool(friends >> declarer & 1)
     if not trick:
-        return _lead(seat, hand, legal, unseen, ctx, declarer, declaring, sitting_out, voids)
-    return _follow(seat, hand, legal, unseen, trick, leader, led, ctx, sitting_out, voids)
+        return _lead(seat, hand, legal, unseen, ctx, declarer, declaring, sitting_out, voids, k,
+                     friends)
+    return _follow(seat, hand, legal, unseen, trick, leader, led, ctx, sitting_out, voids, k,
+                   friends, declarer)
 
 
-def _joker_lead(legal: int, hand: int, ctx: int) -> int:
+def _joker_lead(legal: int, hand: int, ctx: int, k: Kit = K4) -> int:
     """A joker lead naming our longest suit (exhausting the others' cards in it)."""
-    leads = legal >> A.JOKER_LEAD_BASE
+    leads = legal >> k.joker_lead_base
     best, best_len = -1, -1
     for i in range(8):
         if leads >> i & 1:
             length = (hand & SUIT_MASK[ctx][i % 4]).bit_count()
             if length > best_len:
                 best, best_len = i, length
-    return A.JOKER_LEAD_BASE + best
+    return k.joker_lead_base + best
+
+
+def _opponents(seat: int, friends: int, sitting_out: int, k: Kit) -> list[int]:
+    """The seats playing this hand against ``seat`` (4 players: its left, then its right)."""
+    if k.players == 4:
+        return [s for s in ((seat + 1) % 4, (seat + 3) % 4) if s != sitting_out]
+    return [s for s in trick_order(seat, sitting_out, k.players) if not friends >> s & 1]
 
 
 def _lead(seat: int, hand: int, legal: int, unseen: int, ctx: int, declarer: int,
-          declaring: bool, sitting_out: int, voids) -> int:
+          declaring: bool, sitting_out: int, voids, k: Kit = K4, friends: int = 0) -> int:
     pw = POWER[ctx]
-    cards = (legal >> A.PLAY_BASE) & _CARD_BITS
+    ABOVE = k.above
+    _play = k.play_base.__add__
+    cards = (legal >> k.play_base) & k.card_bits
     trump = ctx if ctx < NT_STANDARD else -1
     trump_mask = SUIT_MASK[ctx][trump] if trump >= 0 else 0
-    opponents = [s for s in ((seat + 1) % 4, (seat + 3) % 4) if s != sitting_out]
+    opponents = _opponents(seat, friends, sitting_out, k)
     opp_trumps = bool(unseen & trump_mask) and not all(voids[o] >> trump & 1 for o in opponents)
     my_trumps = cards & trump_mask
     if declaring and my_trumps and opp_trumps:
@@ -165,12 +243,12 @@ def _lead(seat: int, hand: int, legal: int, unseen: int, ctx: int, declarer: int
             best, best_p = c, pw[c]
     if best >= 0:
         return _play(best)
-    if declaring and legal >> A.JOKER_LEAD_BASE:
-        return _joker_lead(legal, hand, ctx)
+    if declaring and legal >> k.joker_lead_base:
+        return _joker_lead(legal, hand, ctx, k)
     if not side:
         if cards:
             return _play(_highest(cards, pw) if declaring else _lowest(cards, pw))
-        return _joker_lead(legal, hand, ctx)
+        return _joker_lead(legal, hand, ctx, k)
     # lead low from the longest side suit
     best_suit, best_len = -1, -1
     for suit in range(4):
@@ -193,50 +271,56 @@ def _below(cards: int, strength: list[int], best: int) -> int:
     return out
 
 
-def _winning(trick, leader: int, led: int, ctx: int, sitting_out: int) -> tuple[int, int]:
+def _winning(trick, leader: int, led: int, ctx: int, sitting_out: int,
+             players: int = 4) -> tuple[int, int]:
     """(strength of the card winning the trick so far, the seat that played it)."""
     strength = STRENGTH[ctx][led]
     best, best_i = -2, 0
     for i, c in enumerate(trick):
         if strength[c] > best:
             best, best_i = strength[c], i
-    return best, trick_order(leader, sitting_out)[best_i]
+    return best, trick_order(leader, sitting_out, players)[best_i]
 
 
-def _discard(cards: int, unseen: int, ctx: int) -> int:
+def _discard(cards: int, unseen: int, ctx: int, k: Kit = K4) -> int:
     """The card to throw away: not a trump, not a sure winner, the lowest otherwise."""
     pw = POWER[ctx]
+    ABOVE = k.above
     trump_mask = SUIT_MASK[ctx][ctx] if ctx < NT_STANDARD else JOKER_BITS
     return min(cards_of(cards),
                key=lambda c: (trump_mask >> c & 1, not unseen & ABOVE[ctx][c], pw[c]))
 
 
 def _follow(seat: int, hand: int, legal: int, unseen: int, trick, leader: int, led: int,
-            ctx: int, sitting_out: int, voids) -> int:
+            ctx: int, sitting_out: int, voids, k: Kit = K4, friends: int = 0,
+            declarer: int = -1) -> int:
     pw = POWER[ctx]
+    _play = k.play_base.__add__
     strength = STRENGTH[ctx][led]
-    cards = (legal >> A.PLAY_BASE) & _CARD_BITS
-    best, winner = _winning(trick, leader, led, ctx, sitting_out)
-    n_active = 3 if sitting_out >= 0 else 4
-    last = len(trick) == n_active - 1
+    cards = (legal >> k.play_base) & k.card_bits
+    best, winner = _winning(trick, leader, led, ctx, sitting_out, k.players)
+    order = trick_order(leader, sitting_out, k.players)
+    last = len(trick) == len(order) - 1
     following = cards & SUIT_MASK[ctx][led]
-    if winner % 2 == seat % 2:  # the partner is winning: play low, never trump it
+    if k.players == 3 and declarer >= 0 and declarer in order[len(trick) + 1:]:
+        friends &= ~(1 << winner) | (1 << seat)  # three players: the declarer is still to play
+    if friends >> winner & 1:  # the partner is winning: play low, never trump it
         if following:
             return _play(_lowest(following, pw))
-        return _play(_discard(cards, unseen, ctx))
+        return _play(_discard(cards, unseen, ctx, k))
     winners = cards & ~_below(cards, strength, best + 1)  # strengths are integers
     if not winners:
         if following:
             return _play(_lowest(following, pw))
-        return _play(_discard(cards, unseen, ctx))
+        return _play(_discard(cards, unseen, ctx, k))
     if last:
         return _play(_lowest(winners, strength))
     # not last: a winner nobody after us can beat, else second hand low / third hand high
-    after = trick_order(leader, sitting_out)[len(trick) + 1:]
-    opp_after = [s for s in after if s % 2 != seat % 2]
+    after = order[len(trick) + 1:]
+    opp_after = [s for s in after if not friends >> s & 1]
     shown_void = any(voids[s] >> led & 1 for s in opp_after)
     led_mask = SUIT_MASK[ctx][led]
-    beaters = BEATERS[ctx][led]
+    beaters = k.beaters[ctx][led]
     safe, rest = 0, winners
     while rest:
         low = rest & -rest
@@ -255,17 +339,20 @@ def _follow(seat: int, hand: int, legal: int, unseen: int, trick, leader: int, l
 
 
 def _nullo_declarer(seat: int, hand: int, legal: int, unseen: int, trick, leader: int,
-                    led: int, ctx: int, sitting_out: int, voids) -> int:
+                    led: int, ctx: int, sitting_out: int, voids, k: Kit = K4,
+                    friends: int = 0) -> int:
     """Lose every trick: lead the card most surely beaten, duck as high as possible."""
     pw = POWER[ctx]
-    cards = (legal >> A.PLAY_BASE) & _CARD_BITS
+    ABOVE, BELOW = k.above, k.below
+    _play = k.play_base.__add__
+    cards = (legal >> k.play_base) & k.card_bits
     if not trick:
         plain = cards & ~JOKER_BITS
         if not plain:
             if cards:
                 return _play(_lowest(cards, pw))
-            return _first_joker_lead(legal)
-        opponents = [s for s in ((seat + 1) % 4, (seat + 3) % 4) if s != sitting_out]
+            return _first_joker_lead(legal, k)
+        opponents = _opponents(seat, friends, sitting_out, k)
         def lead_key(c: int) -> tuple:
             covered = bool(unseen & ABOVE[ctx][c]) and not all(
                 voids[o] >> TABLES.suit[ctx][c] & 1 for o in opponents)
@@ -273,38 +360,40 @@ def _nullo_declarer(seat: int, hand: int, legal: int, unseen: int, trick, leader
 
         return _play(min(cards_of(plain), key=lead_key))
     strength = STRENGTH[ctx][led]
-    best, _ = _winning(trick, leader, led, ctx, sitting_out)
+    best, _ = _winning(trick, leader, led, ctx, sitting_out, k.players)
     losers = _below(cards, strength, best)
     if losers:
         if cards & SUIT_MASK[ctx][led]:
             return _play(_highest(losers, pw))  # duck as high as possible
-        return _play(_most_dangerous(losers, unseen, ctx))
-    n_active = 3 if sitting_out >= 0 else 4
-    if len(trick) == n_active - 1:
+        return _play(_most_dangerous(losers, unseen, ctx, k))
+    if len(trick) == len(trick_order(leader, sitting_out, k.players)) - 1:
         return _play(_highest(cards, pw))  # the trick is lost anyway: shed the highest
     return _play(_lowest(cards, pw))
 
 
-def _most_dangerous(cards: int, unseen: int, ctx: int) -> int:
+def _most_dangerous(cards: int, unseen: int, ctx: int, k: Kit = K4) -> int:
     """For a nullo declarer's discard: jokers, then high cards with few cards below them."""
     pw = POWER[ctx]
+    BELOW = k.below
     return max(cards_of(cards),
                key=lambda c: (pw[c] >= 299, -(unseen & BELOW[ctx][c]).bit_count(), pw[c]))
 
 
 def _nullo_defender(seat: int, hand: int, legal: int, unseen: int, trick, leader: int,
                     led: int, ctx: int, contract: int, declarer: int, sitting_out: int, voids,
-                    exposed: int) -> int:
+                    exposed: int, k: Kit = K4) -> int:
     """Make the declarer take a trick: lead low, and keep low cards to play under it."""
     pw = POWER[ctx]
-    cards = (legal >> A.PLAY_BASE) & _CARD_BITS
+    BELOW = k.below
+    _play = k.play_base.__add__
+    cards = (legal >> k.play_base) & k.card_bits
     declarers = (declarer, (declarer + 2) % 4) if contract == A.DOUBLE_NULLO else (declarer,)
     if not trick:
         plain = cards & ~JOKER_BITS
         if not plain:
             if cards:
                 return _play(_lowest(cards, pw))
-            return _first_joker_lead(legal)
+            return _first_joker_lead(legal, k)
         if exposed:  # a suit where our lowest card is below all of the declarer's
             for suit in range(4):
                 theirs = exposed & SUIT_MASK[ctx][suit]
@@ -318,9 +407,9 @@ def _nullo_defender(seat: int, hand: int, legal: int, unseen: int, trick, leader
             (unseen & BELOW[ctx][c]).bit_count(), pw[c]))
         return _play(best)
     strength = STRENGTH[ctx][led]
-    players = trick_order(leader, sitting_out)
+    players = trick_order(leader, sitting_out, k.players)
     played_by = players[:len(trick)]
-    best, winner = _winning(trick, leader, led, ctx, sitting_out)
+    best, winner = _winning(trick, leader, led, ctx, sitting_out, k.players)
     following = cards & SUIT_MASK[ctx][led]
     not_jokers = cards & ~JOKER_BITS or cards
     if any(d in played_by for d in declarers):
@@ -343,8 +432,17 @@ def state_play(state: State) -> int:
     seat = state.turn
     hands = state.hands
     hand = hands[seat]
-    deck = DECK_MASKS[state.rules.deck]
-    played = deck & ~(hands[0] | hands[1] | hands[2] | hands[3] | state.kitty)
+    rules = state.rules
+    players = rules.players
+    if players == 4:
+        deck = DECK_MASKS[rules.deck]
+        held = hands[0] | hands[1] | hands[2] | hands[3] | state.kitty
+    else:
+        deck = PACK_MASKS[players]
+        held = state.kitty
+        for h in hands:
+            held |= h
+    played = deck & ~held
     known = hand | played
     exposed = 0
     if state.exposed and seat != state.declarer:
@@ -355,19 +453,22 @@ def state_play(state: State) -> int:
     unseen = deck & ~known
     return choose_play(seat, hand, state.legal_mask(), unseen, state.trick, state.leader,
                        state.led, state.context, state.contract, state.declarer,
-                       state.sitting_out, state.voids, exposed)
+                       state.sitting_out, state.voids, exposed, players)
 
 
 DECK_MASKS = {name: mask_of(deck) for name, deck in DECKS.items()}
+PACK_MASKS = {n: mask_of(deck) for n, deck in TABLE_DECKS.items()}
 
 
 # ----------------------------------------------------------------------------- exchange
 def choose_discard(hand: int, contract: int, ctx: int, discards_left: int,
-                   jokers_low: bool = False) -> int:
+                   jokers_low: bool = False, players: int = 4) -> int:
     """The card to discard from ``hand`` after taking the kitty (a discard action id)."""
     pw = POWER[ctx]
+    k = K4 if players == 4 else kit(players)
+    ABOVE = k.above
     if contract in NULLO_TYPES:
-        return A.DISCARD_BASE + _nullo_worst(hand, ctx)
+        return A.DISCARD_BASE + _nullo_worst(hand, ctx, k)
     trump = ctx if ctx < NT_STANDARD else -1
     trump_mask = SUIT_MASK[ctx][trump] if trump >= 0 else JOKER_BITS
     lengths = [(hand & SUIT_MASK[ctx][s]).bit_count() for s in range(4)]
@@ -382,16 +483,18 @@ def choose_discard(hand: int, contract: int, ctx: int, discards_left: int,
             voidable = lengths[suit] <= discards_left and not any(
                 not (ABOVE[ctx][u] & ~hand) for u in cards_of(hand & SUIT_MASK[ctx][suit]))
             return (1 if top else 0, 0 if voidable else 1, lengths[suit], pw[c])
-        # notrump: keep winners and guarded honours, throw low cards of short suits
-        guarded = rank_of(c) >= 8 and lengths[suit] >= 11 - rank_of(c)
+        # notrump: keep winners and guarded honours (Q, K, A), throw low cards of short suits
+        order = PLAIN_ORDER[rank_of(c)]
+        guarded = order >= 13 and lengths[suit] >= 16 - order
         return (1 if top or guarded else 0, lengths[suit], pw[c])
 
     return A.DISCARD_BASE + min(cards_of(hand), key=discard_key)
 
 
-def _nullo_danger_cards(hand: int, ctx: int) -> list[tuple[float, int]]:
+def _nullo_danger_cards(hand: int, ctx: int, k: Kit = K4) -> list[tuple[float, int]]:
     """(danger, card) for each card of a nullo hand: how likely it is to win a trick."""
     pw = POWER[ctx]
+    BELOW = k.below
     out = []
     for suit in range(4):
         mine = sorted(cards_of(hand & SUIT_MASK[ctx][suit]), key=lambda c: pw[c])
@@ -403,22 +506,28 @@ def _nullo_danger_cards(hand: int, ctx: int) -> list[tuple[float, int]]:
     return out
 
 
-def _nullo_worst(hand: int, ctx: int) -> int:
-    return max(_nullo_danger_cards(hand, ctx))[1]
+def _nullo_worst(hand: int, ctx: int, k: Kit = K4) -> int:
+    return max(_nullo_danger_cards(hand, ctx, k))[1]
 
 
 def state_discard(state: State) -> int:
     """:func:`choose_discard` for the seat on turn of a state (its own hand only)."""
     return choose_discard(state.hands[state.turn], state.contract, state.context,
-                          state.discards_left)
+                          state.discards_left, players=state.rules.players)
 
 
 # ----------------------------------------------------------------------------- bidding
+def _pack_key(rules: Rules) -> str:
+    """The deck name with four players, ``"players=N"`` for the packs of §9."""
+    return rules.deck if rules.players == 4 else f"players={rules.players}"
+
+
 @lru_cache(maxsize=None)
 def _suit_orders(deck: str, ctx: int) -> tuple[tuple[int, ...], ...]:
-    """The deck's cards of each effective suit under ``ctx``, highest first."""
+    """The pack's cards of each effective suit under ``ctx``, highest first (``deck``: a
+    deck name, or ``players=N`` for the pack of a table size)."""
     pw = POWER[ctx]
-    dm = mask_of(DECKS[deck])
+    dm = mask_of(TABLE_DECKS[int(deck[8:])] if deck.startswith("players=") else DECKS[deck])
     return tuple(tuple(sorted(cards_of(dm & SUIT_MASK[ctx][s]), key=lambda c: -pw[c]))
                  for s in range(5))
 
@@ -452,7 +561,7 @@ def hand_tricks(hand: int, strain: int, rules: Rules) -> float:
     ctx = strain
     if strain == A.NT:
         ctx = 5 if rules.notrump_ranking == "j5" else NT_STANDARD
-    return _hand_tricks(hand, strain, ctx, rules.deck)
+    return _hand_tricks(hand, strain, ctx, _pack_key(rules))
 
 
 @lru_cache(maxsize=1 << 16)
@@ -502,6 +611,8 @@ class BidParams:
     open_nullo_limit: float = -0.5
     nullo_kitty: float = 0.4  # nullo danger of each unknown kitty card taken
     nullo_void: float = 0.3  # a void lets a nullo declarer shed its dangerous cards
+    kitty_alone: float = 0.5  # three players: no partner, what the kitty adds instead
+    partner_scale_six: float = 0.75  # six players: each partner's allowance is scaled by this
 
 
 DEFAULT_PARAMS = BidParams()
@@ -515,17 +626,27 @@ def nullo_danger(hand: int, rules: Rules, exchange: bool,
     kitty card taken in their place adds a little danger.
     """
     ctx = NT_JOKERS_LOW if rules.jokers_low_in_nullo else NT_STANDARD
+    k = K4 if rules.players == 4 else kit(rules.players)
     if exchange and rules.kitty_size:
-        worst = sorted(_nullo_danger_cards(hand, ctx), reverse=True)[:rules.kitty_size]
+        worst = sorted(_nullo_danger_cards(hand, ctx, k), reverse=True)[:rules.kitty_size]
         for _, c in worst:
             hand &= ~(1 << c)
-    danger = sum(d for d, _ in _nullo_danger_cards(hand, ctx))
+    danger = sum(d for d, _ in _nullo_danger_cards(hand, ctx, k))
     voids = sum(1 for s in range(4) if not hand & SUIT_MASK[ctx][s])
     return danger - p.nullo_void * voids + (p.nullo_kitty * rules.kitty_size if exchange else 0.0)
 
 
 def _partner_allowance(view: SeatView, strain: int, p: BidParams) -> float:
-    partner = (view.seat + 2) % 4
+    players = view.rules.players
+    if players == 3:
+        return p.kitty_alone
+    if players == 6:
+        return p.partner_scale_six * sum(
+            _one_partner(view, (view.seat + d) % 6, strain, p) for d in (2, 4))
+    return _one_partner(view, (view.seat + 2) % 4, strain, p)
+
+
+def _one_partner(view: SeatView, partner: int, strain: int, p: BidParams) -> float:
     calls = [a for s, a in view.calls if s == partner]
     if not calls:
         return p.partner_unknown
@@ -547,8 +668,9 @@ def strain_estimates(view: SeatView, p: BidParams = DEFAULT_PARAMS) -> list[floa
     rules = view.rules
     kitty = p.kitty * rules.kitty_size / 3
     out = []
+    players = rules.players
     opp_strains = {A.bid_strain(a) for s, a in view.calls
-                   if s % 2 != view.seat % 2 and A.is_ordinary_bid(a)}
+                   if side_of(players, s) != side_of(players, view.seat) and A.is_ordinary_bid(a)}
     for strain in range(5):
         est = hand_tricks(view.hand, strain, rules) + kitty + _partner_allowance(view, strain, p)
         if strain == A.NT:
@@ -621,8 +743,10 @@ class RuleBot:
     def act(self, view: SeatView, rng: random.Random) -> int:
         if view.phase == Phase.AUCTION:
             return choose_call(view, self.params)
+        players = view.rules.players
         if view.phase == Phase.EXCHANGE:
-            return choose_discard(view.hand, view.contract, view.context, view.discards_left)
+            return choose_discard(view.hand, view.contract, view.context, view.discards_left,
+                                  players=players)
         return choose_play(view.seat, view.hand, view.legal, view.unseen, view.trick,
                            view.leader, view.led, view.context, view.contract, view.declarer,
-                           view.sitting_out, view.voids, view.exposed)
+                           view.sitting_out, view.voids, view.exposed, players)

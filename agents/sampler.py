@@ -18,6 +18,10 @@ What the seat knows and how it constrains the world:
 * a 6NT bid under ``six_nt_shows_joker`` (§3.8): that seat was dealt a joker;
   ``highest_joker_in_kitty`` (§1.3): the original kitty holds the highest joker.
 
+Every table size (§9) is sampled the same way: the two (three players) or five (six players)
+hands the seat cannot see and the kitty are the slots, the pack is ``rules.cards`` and the
+trick order skips every seat that sits out (both partners of a six-handed nullo declarer).
+
 A world is the present location of every unseen card plus, for each exchange made by another
 seat, which cards it picked up (its discards are then the next kitty).  Cards fall into a few
 classes by the set of places ("slots": the other hands and the kitty) that may hold them; the
@@ -43,11 +47,12 @@ from math import factorial
 from typing import Iterator
 
 from fh_env import actions as A
-from fh_env.cards import DECKS, JOKER, JOKER_BITS, NT_STANDARD, TABLES, cards_of, mask_of
+from fh_env.actions import action_table
+from fh_env.cards import JOKER, JOKER_BITS, NT_STANDARD, TABLES, cards_of, is_joker, mask_of
 from fh_env.engine import Phase, State, trick_order
 from fh_env.view import SeatView
 
-KITTY = 4  # slot index of the kitty; slots 0..3 are the seats' hands
+KITTY = 4  # slot index of the kitty with four players: slots 0..n-1 are the seats' hands, n the kitty
 _FACT = [factorial(n) for n in range(64)]
 _MAX_TRIES = 100_000
 
@@ -58,12 +63,13 @@ class InconsistentView(ValueError):
 
 def played_by_seat(view: SeatView) -> list[int]:
     """The cards each seat has played to tricks so far (the trick in progress included)."""
-    played = [0, 0, 0, 0]
+    n = view.rules.players
+    played = [0] * n
     for leader, cards, _, _ in view.tricks:
-        for seat, c in zip(trick_order(leader, view.sitting_out), cards):
+        for seat, c in zip(trick_order(leader, view.sitting_out, n), cards):
             played[seat] |= 1 << c
     if view.trick:
-        for seat, c in zip(trick_order(view.leader, view.sitting_out), view.trick):
+        for seat, c in zip(trick_order(view.leader, view.sitting_out, n), view.trick):
             played[seat] |= 1 << c
     return played
 
@@ -80,19 +86,21 @@ def void_mask(view: SeatView, seat: int) -> int:
 
 
 def history_actions(view: SeatView, discards: list[int]) -> list[int]:
-    """The public history as actions: calls, each exchange's discards, then the plays."""
+    """The public history as actions: calls, each exchange's discards, then the plays (ids of
+    the action table of the view's table size)."""
+    table = action_table(view.rules.players)
     out = [a for _, a in view.calls]
     for d in discards:
-        out.extend(A.DISCARD_BASE + c for c in cards_of(d))
+        out.extend(table.discard_base + c for c in cards_of(d))
     tricks = [(leader, cards, led) for leader, cards, _, led in view.tricks]
     if view.trick:
         tricks.append((view.leader, view.trick, view.led))
     for _, cards, led in tricks:
         for i, c in enumerate(cards):
-            if i == 0 and c >= JOKER and view.context >= NT_STANDARD:
-                out.append(A.joker_lead_action(c, led))
+            if i == 0 and is_joker(c) and view.context >= NT_STANDARD:
+                out.append(table.joker_lead_action(c, led))
             else:
-                out.append(A.PLAY_BASE + c)
+                out.append(table.play_base + c)
     return out
 
 
@@ -115,9 +123,13 @@ class Determinizer:
         self.view = view
         rules = view.rules
         me = view.seat
+        n = self.players = rules.players
+        kitty_slot = self.kitty_slot = n  # slots 0..n-1: the hands; n: the kitty
         self.k = view.kitty_size
         self.played = played_by_seat(view)
-        all_played = self.played[0] | self.played[1] | self.played[2] | self.played[3]
+        all_played = 0
+        for m in self.played:
+            all_played |= m
         exchanging = view.exchanging
         self.my_exchange = {i for i, s in enumerate(exchanging) if s == me}
         self.mine = {i: view.exchanges[j] for j, i in enumerate(sorted(self.my_exchange))}
@@ -125,46 +137,46 @@ class Determinizer:
         if exchanging and exchanging[-1] == me:
             known_kitty = view.exchanges[-1][2]
         self.known_kitty = known_kitty
-        self.known = [-1, -1, -1, -1]  # the present hands this seat can see (-1: hidden)
+        self.known = [-1] * n  # the present hands this seat can see (-1: hidden)
         self.known[me] = view.hand
         if view.exposed:
             self.known[view.declarer] = view.exposed
-        caps = [0] * 5
-        for s in range(4):
+        caps = [0] * (n + 1)
+        for s in range(n):
             if self.known[s] < 0:
                 caps[s] = view.hand_sizes[s]
-        kitty_now = len(DECKS[rules.deck]) - sum(view.hand_sizes) - all_played.bit_count()
+        kitty_now = len(rules.cards) - sum(view.hand_sizes) - all_played.bit_count()
         if kitty_now != self.k - (view.discards_left if view.phase == Phase.EXCHANGE else 0):
             raise InconsistentView(f"hand sizes {view.hand_sizes} leave {kitty_now} cards for "
                                    f"the kitty")
         if known_kitty is None:
-            caps[KITTY] = kitty_now
+            caps[kitty_slot] = kitty_now
         unseen = view.unseen
         if unseen.bit_count() != sum(caps):
             raise InconsistentView(f"{unseen.bit_count()} unseen cards for {sum(caps)} places")
         self.caps = tuple(caps)
         # Global constraints, checked on each draw (rejection keeps the draw uniform).
-        self.joker_seats = [s for s in range(4) if view.shows_joker >> s & 1 and s != me]
+        self.joker_seats = [s for s in range(n) if view.shows_joker >> s & 1 and s != me]
         self.joker_in_kitty = rules.highest_joker_in_kitty
         # Which slots may hold each unseen card.
-        open_slots = sum(1 << s for s in range(5) if caps[s])
-        forbidden = [void_mask(view, s) for s in range(4)]
+        open_slots = sum(1 << s for s in range(n + 1) if caps[s])
+        forbidden = [void_mask(view, s) for s in range(n)]
         to_partner = 0  # my discards that a later exchanger picked up (double nullo, §4.3)
         if self.my_exchange and max(self.my_exchange) < len(exchanging) - 1:
             to_partner = self.mine[max(self.my_exchange)][2]
-            later = (1 << exchanging[-1]) | (1 << KITTY)
+            later = (1 << exchanging[-1]) | (1 << kitty_slot)
         single_joker = rules.jokers == 1
         classes: dict[int, list[int]] = {}
         for c in cards_of(unseen):
             allowed = open_slots
-            for s in range(4):
+            for s in range(n):
                 if forbidden[s] >> c & 1:
                     allowed &= ~(1 << s)
             if to_partner >> c & 1:
                 allowed &= later
             if c == JOKER:  # necessary conditions only: they speed up the rejection step
                 if self.joker_in_kitty and not exchanging:
-                    allowed &= 1 << KITTY
+                    allowed &= 1 << kitty_slot
                 for s in self.joker_seats:
                     if single_joker and s not in exchanging:
                         allowed &= 1 << s
@@ -172,7 +184,8 @@ class Determinizer:
                 raise InconsistentView(f"card {c} has no place it may be")
             classes.setdefault(allowed, []).append(c)
         order = sorted(classes, key=lambda m: (m.bit_count(), len(classes[m])))
-        self.classes = [(tuple(s for s in range(5) if m >> s & 1), classes[m]) for m in order]
+        self.classes = [(tuple(s for s in range(n + 1) if m >> s & 1), classes[m])
+                        for m in order]
         self._memo: dict[tuple[int, tuple[int, ...]], int] = {}
         if self._count(0, self.caps) == 0:
             raise InconsistentView("no deal of the unseen cards fits the view")
@@ -191,7 +204,7 @@ class Determinizer:
         slots, cards = self.classes[i]
         n = len(cards)
         if i == n_classes - 1:  # the last class must fill what is left
-            if sum(caps) != n or any(caps[s] for s in range(5) if s not in slots):
+            if sum(caps) != n or any(caps[s] for s in range(len(caps)) if s not in slots):
                 total = 0
             else:
                 total = _FACT[n]
@@ -216,9 +229,9 @@ class Determinizer:
 
     # ------------------------------------------------------------------ sampling
     def _locations(self, rng: random.Random) -> list[int]:
-        """Uniformly random present contents of the 5 slots (hands 0..3, kitty)."""
+        """Uniformly random present contents of the slots (hands 0..n-1, then the kitty)."""
         caps = self.caps
-        out = [0] * 5
+        out = [0] * len(caps)
         last = len(self.classes) - 1
         for i, (slots, cards) in enumerate(self.classes):
             n = len(cards)
@@ -251,13 +264,13 @@ class Determinizer:
         view = self.view
         for _ in range(_MAX_TRIES):
             loc = self._locations(rng)
-            hands = [self.known[s] if self.known[s] >= 0 else loc[s] for s in range(4)]
-            kitty = self.known_kitty if self.known_kitty is not None else loc[KITTY]
+            hands = [self.known[s] if self.known[s] >= 0 else loc[s] for s in range(self.players)]
+            kitty = self.known_kitty if self.known_kitty is not None else loc[self.kitty_slot]
             exchanging = view.exchanging
             n_ex = len(exchanging)
             picked = [0] * n_ex
             discards = [0] * n_ex
-            dealt = [hands[s] | self.played[s] for s in range(4)]
+            dealt = [hands[s] | self.played[s] for s in range(self.players)]
             if n_ex:
                 discards[-1] = kitty
             for i in range(n_ex - 1, -1, -1):

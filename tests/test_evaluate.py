@@ -107,3 +107,33 @@ def test_the_command_line_rejects_bad_arguments(capsys):
     assert "unknown bot" in capsys.readouterr().err
     assert main(["rule", "random", "--rules", "no-such-preset"]) == 2
     assert "preset" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ three and six players (§9)
+def test_three_players_play_each_deal_three_times_with_a_on_each_seat():
+    rules = Rules.preset("three-handed")
+    plays = play_deal(RuleBot(), RandomBot(), rules, seed=3, index=0)
+    assert len(plays) == 3
+    result = duplicate(RuleBot(), RandomBot(), rules, deals=1, seed=3)
+    assert result.mean == pytest.approx(sum(a - b for a, b, *_ in plays) / 3)
+    assert result.players == 3 and "A on each seat against two B" in result.format()
+    same = duplicate(RuleBot(), RuleBot(), rules, deals=10, seed=1, games=1)
+    assert same.mean == 0 and same.sd == 0 and same.games.games == 3
+    assert "(even: 33.3%)" in same.format()
+
+
+def test_six_players_swap_the_teams_of_three():
+    from agents.evaluate import seat_bots
+
+    a, b = RuleBot(), RandomBot()
+    assert seat_bots(a, b, 0, 6) == [a, b, a, b, a, b]
+    assert seat_bots(a, b, 1, 6) == [b, a, b, a, b, a]
+    result = duplicate("rule", "random", Rules.preset("six-handed"), deals=6, seed=2, games=1)
+    assert result.ci_low > 100 and result.games.games == 2 and result.players == 6
+
+
+def test_the_command_line_takes_three_and_six_handed_rules(capsys):
+    assert main(["rule", "random", "--deals", "3", "--rules", "three-handed", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["players"] == 3
+    assert main(["mcfast", "rule", "--deals", "1", "--rules", "six-handed"]) == 2
+    assert "four players only" in capsys.readouterr().err

@@ -205,3 +205,16 @@ def test_policy_nullo_declarer_plays_its_highest_losing_card() -> None:
     for card in ("5C", "9C", "7C"):
         assert policy_action(state) == A.PLAY_BASE + cards(card)[0]
         state.apply(A.PLAY_BASE + cards(card)[0])
+
+
+def test_fast_mc_refuses_three_and_six_players() -> None:
+    from agents.registry import make_bot
+    from fh_env.view import seat_view
+
+    for preset in ("three-handed", "six-handed"):
+        rules = Rules.preset(preset)
+        with pytest.raises(ValueError, match="four players only"):
+            make_bot("mcfast", rules)
+        bot = FastMCBot(samples=2)
+        with pytest.raises(ValueError, match="four players only"):
+            bot.act(seat_view(State(rules, seed=0), 0), random.Random(0))

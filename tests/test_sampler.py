@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 from agents.rule import RuleBot
 from agents.sampler import Determinizer, InconsistentView, history_actions, replay
 from fh_env import actions as A
-from fh_env.cards import DECKS, JOKER, cards_of, mask_of, parse_card
-from fh_env.engine import IllegalActionError, Phase, State, check_deal
+from fh_env.cards import JOKER, cards_of, mask_of, parse_card
+from fh_env.engine import IllegalActionError, Phase, State, check_deal, trick_order
 from fh_env.rules import Rules
 from fh_env.view import seat_view
 
@@ -94,6 +94,27 @@ def test_every_sample_is_consistent_with_the_view(variant, seed, steps, seat):
     assert det.n_locations >= 1
 
 
+SIZES = {"three-handed": Rules.preset("three-handed"), "six-handed": Rules.preset("six-handed"),
+         "six-anytime-nullo": Rules(players=6, nullo="anytime", open_nullo="anytime",
+                                    all_pass="play")}
+
+
+@settings(max_examples=40, deadline=None)
+@given(variant=st.sampled_from(sorted(SIZES)), seed=st.integers(0, 10**6),
+       steps=st.integers(0, 80), seat=st.integers(0, 5))
+def test_every_sample_is_consistent_with_the_view_at_three_and_six_players(variant, seed, steps,
+                                                                             seat):
+    rules = SIZES[variant]
+    rng = random.Random(seed)
+    state = drive(State(rules, seed=seed), rng, steps, randomness=0.5)
+    if state.is_terminal:
+        state = State(rules, seed=seed + 1)
+    view = seat_view(state, seat % rules.players)
+    det = Determinizer(view)
+    for _ in range(3):
+        check_sample(view, det.sample(rng))
+
+
 def test_voids_left_bower_and_joker_shown_are_respected():
     """A seat that failed to follow trumps (hearts) holds neither bower nor the joker."""
     rules = Rules()
@@ -158,44 +179,43 @@ def enumerate_worlds(view, true_state: State) -> Counter:
     """Every (deal, discards) consistent with ``view``, found by brute force and replay."""
     rules = view.rules
     me = view.seat
-    deck = list(DECKS[rules.deck])
+    n = rules.players
+    deck = list(rules.cards)
     k = rules.kitty_size
     exchangers = list(view.exchanging)
     partner_of_declarer = exchangers[1] if len(exchangers) == 2 else -1
-    played_by = [0, 0, 0, 0]
+    played_by = [0] * n
     for leader, cards, _, _ in view.tricks + ((view.leader, view.trick, 0, 0),):
-        seat = leader
-        for c in cards:
+        if not cards:
+            continue
+        for seat, c in zip(trick_order(leader, view.sitting_out, n), cards):
             played_by[seat] |= 1 << c
-            seat = (seat + 1) % 4
-            if seat == view.sitting_out:
-                seat = (seat + 1) % 4
     mine = true_state.dealt[0][me]  # a seat knows the hand it was dealt
-    others = [s for s in range(4) if s != me]
-    slots = others + [4]
+    others = [s for s in range(n) if s != me]
+    slots = others + [n]
     candidates = {}
     for c in deck:
         if mine >> c & 1:
             continue
-        owner = next((s for s in range(4) if played_by[s] >> c & 1), None)
+        owner = next((s for s in range(n) if played_by[s] >> c & 1), None)
         if owner is None:
             candidates[c] = slots
         else:  # a played card was dealt to its player, or came to it from a kitty
             allowed = {owner}
             if owner in exchangers:
-                allowed.add(4)
+                allowed.add(n)
             if owner == partner_of_declarer:
                 allowed.add(exchangers[0])
             candidates[c] = [s for s in slots if s in allowed]
     free = sorted(candidates, key=lambda c: len(candidates[c]))
     worlds: Counter = Counter()
-    hands = [0, 0, 0, 0, 0]
+    hands = [0] * (n + 1)
     hands[me] = mine
-    sizes = [10, 10, 10, 10, k]
+    sizes = [10] * n + [k]
 
     def place(i: int) -> None:
         if i == len(free):
-            try_deal(list(hands[:4]), hands[4])
+            try_deal(list(hands[:n]), hands[n])
             return
         c = free[i]
         for s in candidates[c]:
@@ -261,6 +281,8 @@ def _world_key(sample: State):
 
 
 SMALL = Rules(deck="41", nullo="anytime", open_nullo="anytime", double_nullo="anytime")
+THREE = Rules(players=3, nullo="anytime", open_nullo="anytime")
+SIX = Rules(players=6, nullo="anytime", open_nullo="anytime")
 POSITIONS = [
     # (rules, seed, forced calls {position: action}, tricks to play, extra plays, seat)
     (SMALL, 11, {0: A.bid_action(6, 3)}, 9, 0, 1),  # a defender's view of a suit contract
@@ -274,19 +296,30 @@ POSITIONS = [
     (SMALL, 18, {0: A.DOUBLE_NULLO}, 9, 0, 2),  # the double-nullo partner
     (SMALL.replace(six_nt_shows_joker=True), 19, {}, 9, 0, 3),  # 6NT showed a joker
     (SMALL.replace(highest_joker_in_kitty=True), 20, {0: A.bid_action(6, 2)}, 9, 1, 2),
+    # three players (§9.1): seat 0 declares; two hidden hands and the kitty
+    (THREE, 21, {0: A.bid_action(6, 3)}, 9, 2, 1),  # a defender against a suit contract
+    (THREE, 22, {0: A.bid_action(6, 4)}, 9, 1, 2),  # a defender in notrump, mid-trick
+    (THREE, 23, {0: A.NULLO}, 9, 1, 1),  # a defender against nullo (nobody sits out)
+    (THREE, 24, {0: A.OPEN_NULLO}, 9, 1, 2),  # open nullo: the declarer's hand is exposed
+    (THREE, 25, {0: A.bid_action(6, 0)}, 9, 0, 0),  # the declarer (it knows the kitty)
+    # six players (§9.2): five hidden hands and the kitty
+    (SIX, 26, {0: A.bid_action(6, 2)}, 9, 0, 0),  # the declarer
+    (SIX, 27, {0: A.bid_action(6, 4)}, 9, 4, 3),  # a defender, mid-trick
+    (SIX, 28, {0: A.bid_action(6, 1)}, 9, 4, 2),  # the declarer's partner, mid-trick
 ]
 
 
 def _position(rules, seed, calls, tricks, extra, seat):
     rng = random.Random(seed)
+    n = rules.players
     for attempt in range(200):
-        state = State(rules, seed=seed * 1000 + attempt, dealer=3)
+        state = State(rules, seed=seed * 1000 + attempt, dealer=n - 1)
         if rules.six_nt_shows_joker:
-            holder = next((s for s in range(4) if state.hands[s] >> JOKER & 1), None)
+            holder = next((s for s in range(n) if state.hands[s] >> JOKER & 1), None)
             if holder is None:
                 continue
-            calls = {i: (A.bid_action(6, A.NT) if (i + 0) % 4 == holder else A.PASS)
-                     for i in range(4)}
+            calls = {i: (A.bid_action(6, A.NT) if (i + 0) % n == holder else A.PASS)
+                     for i in range(n)}
         while state.phase == Phase.AUCTION:
             drive(state, rng, 1, randomness=0.0, calls={**{i: A.PASS for i in range(1, 8)},
                                                          **calls})
