@@ -256,6 +256,11 @@ class NeuralBot:
         """Refuse (:class:`CheckpointError`) to play under ``rules`` if they are not the rules
         it was trained under, unless ``strict_rules`` is off.  ``make_bot(spec, rules)`` and
         :func:`agents.evaluate.duplicate` call this before the first move."""
+        if self.rules is not None and rules.players != self.rules.players:
+            # Not even strict_rules=False helps: the observation has another size.
+            raise CheckpointError(
+                f"{self.name} was trained for {self.rules.players} players and cannot play "
+                f"{rules.players}: the observation and action table differ by table size")
         if not self.strict_rules or self.rules is None or self.rules.same_game(rules):
             return
         diff = rules_difference(self.rules, rules)

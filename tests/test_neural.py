@@ -12,6 +12,7 @@ import torch
 from agents.base import Bot
 from agents.match import play_hand
 from agents.neural import CheckpointError, NeuralBot, PolicyNet, make_neural_bot
+from agents.registry import make_bot
 from fh_env import Rules, State, observe, seat_view
 from train.checkpoint import export_agent, save_atomic, state_of
 from train.config import TrainConfig
@@ -189,3 +190,11 @@ def test_shipped_agent_loads_by_name_and_plays_well_against_random() -> None:
     assert bot.net.trump_first and bot.rules.same_game(Rules())  # trained before open_nullo_ties=higher
     result = duplicate(bot, RandomBot(), Rules(), deals=20, seed=3)
     assert result.ci_low > 300  # rule itself scores about +530 a deal against random
+
+
+def test_a_checkpoint_refuses_another_table_size_even_when_not_strict() -> None:
+    """§9: a 4-player network cannot read a 3- or 6-player observation; strict_rules=0 does
+    not change that (it would crash at the first move)."""
+    for spec in ("neural:ppo-long", "neural:ppo-long,strict_rules=0"):
+        with pytest.raises(CheckpointError, match="trained for 4 players and cannot play 3"):
+            make_bot(spec, rules=Rules.preset("three-handed"))
