@@ -215,10 +215,11 @@ def compiled_rate(records: list[np.ndarray], rules: Rules, repeat: int = 5) -> f
 
 # ------------------------------------------------------------------ learner vs rule, VectorEnv
 def vs_rule(n: int, compiled: bool, seconds: float, rules: Rules | None = None,
-            seed: int = 0) -> dict[str, float]:
-    """A learner (random legal actions) on seats 0, 2 against ``rule`` on 1, 3 (docstring)."""
+            seed: int = 0, deals: str = "engine") -> dict[str, float]:
+    """A learner (random legal actions) on seats 0, 2 against ``rule`` on 1, 3 (docstring);
+    ``deals``: VectorEnv's deals, the engine's (drawn in Python) or the compiled core's."""
     rules = rules if rules is not None else Rules()
-    venv = VectorEnv(n, rules, seed=seed)
+    venv = VectorEnv(n, rules, seed=seed, deals=deals)
     rng, bot_rng = np.random.default_rng(seed), random.Random(seed)
     bot, twin = RuleBot(), RuleSeats(rules)
     bot_seats = np.full(n, 0b1010, dtype=np.uint8)
@@ -250,15 +251,17 @@ def vs_rule(n: int, compiled: bool, seconds: float, rules: Rules | None = None,
 
 def measure_vs_rule(sizes: list[int], seconds: float, runs: int) -> list[dict]:
     for n in sizes:
-        vs_rule(n, True, 0.05)  # warm-up: compile
+        vs_rule(n, True, 0.05, deals="compiled")  # warm-up: compile
     rows = []
     for n in sizes:
-        rounds = [(vs_rule(n, False, seconds), vs_rule(n, True, seconds)) for _ in range(runs)]
+        rounds = [(vs_rule(n, False, seconds), vs_rule(n, True, seconds),
+                   vs_rule(n, True, seconds, deals="compiled")) for _ in range(runs)]
         row: dict = {"n": n}
-        for name, k in (("python", 0), ("compiled", 1)):
+        for name, k in (("python", 0), ("compiled", 1), ("compiled_deals", 2)):
             row[name] = {key: statistics.median(r[k][key] for r in rounds) for key in rounds[0][k]}
         for key in ("learner_steps_per_cpu_s", "core_learner_steps_per_cpu_s"):
             row["ratio_" + key] = statistics.median(r[1][key] / r[0][key] for r in rounds)
+            row["deals_ratio_" + key] = statistics.median(r[2][key] / r[0][key] for r in rounds)
         rows.append(row)
     return rows
 
@@ -307,6 +310,15 @@ def main(argv: list[str] | None = None) -> dict:
                   f"{p['core_learner_steps_per_cpu_s']:>12,.0f} "
                   f"{c['core_learner_steps_per_cpu_s']:>14,.0f} "
                   f"{row['ratio_core_learner_steps_per_cpu_s']:>6.1f}")
+        print("the same with VectorEnv(deals='compiled') (deals drawn in the compiled core)")
+        for row in vs:
+            p, d = row["python"], row["compiled_deals"]
+            print(f"{row['n']:>5} {p['learner_steps_per_cpu_s']:>10,.0f} "
+                  f"{d['learner_steps_per_cpu_s']:>10,.0f} "
+                  f"{row['deals_ratio_learner_steps_per_cpu_s']:>6.1f} "
+                  f"{p['core_learner_steps_per_cpu_s']:>12,.0f} "
+                  f"{d['core_learner_steps_per_cpu_s']:>14,.0f} "
+                  f"{row['deals_ratio_core_learner_steps_per_cpu_s']:>6.1f}")
     if res.agree != res.positions:
         sys.exit(1)
     return result

@@ -677,6 +677,15 @@ def new_games(games, rules):
 
 
 @njit(cache=True)
+def new_random_games(games, rules, index):
+    """New games (scores 0, random first dealer and deal) in the games ``index``."""
+    r = rules[0]
+    scratch = np.empty(64, np.int8)
+    for k in range(index.shape[0]):
+        new_game(games[index[k]], r, scratch)
+
+
+@njit(cache=True)
 def begin_hands(games, index, dealers, new):
     """Begin the hands already written into ``hands``/``kitty`` of the games ``index``."""
     for k in range(index.shape[0]):

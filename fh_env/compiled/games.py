@@ -110,6 +110,11 @@ class FastGames:
         """
         self._begin(hands, kitty, dealer, index, check, new=True)
 
+    def new_games(self, index: np.ndarray | Sequence[int] | None = None) -> None:
+        """New games in the games ``index`` (default: all): scores 0, a random first dealer and
+        deal from each game's own generator (as :meth:`reset` does for all, without reseeding)."""
+        K.new_random_games(self.games, self._rules, self._index(index))
+
     def next_hands(self, hands: np.ndarray | None = None, kitty: np.ndarray | None = None,
                    index: np.ndarray | Sequence[int] | None = None, check: bool = True) -> None:
         """Deal the next hand of the games ``index`` (default: all), as ``State.next_hand``.

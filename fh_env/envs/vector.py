@@ -24,7 +24,13 @@ output       shape, dtype            meaning
 Episodes (``episode``): ``"hand"`` (one hand of a fresh game: every episode is a new game) or
 ``"game"`` (a whole game; rewards still come at the end of every hand).  An ended episode
 restarts by itself: game ``k`` of row ``i`` is ``State(rules, seed=game_seed(seed, i, k))``,
-so the whole sequence of deals is a pure function of the seed given to ``reset``.  After a done
+so the whole sequence of deals is a pure function of the seed given to ``reset``.
+
+Deals (``deals``): ``"engine"`` (the default, as above: the engine's deals, so that any row's
+game can be replayed as ``State(rules, seed=...)``; they are drawn in Python, which costs more
+than the compiled steps when bots play in compiled code) or ``"compiled"`` (each row's own
+generator in the compiled core, seeded from ``reset``'s seed: as random, as reproducible from
+the seed, and not the engine's deals).  After a done
 step the row already shows the first decision of the next game.
 
 A negative action leaves its game untouched (its rows stay as they are, with zero reward and
@@ -92,10 +98,13 @@ class VectorEnv:
     """``num_envs`` games of Five Hundred with automatic restarts (see the module docstring)."""
 
     def __init__(self, num_envs: int, rules: RulesSpec = None, seed: int = 0,
-                 episode: str = "hand") -> None:
+                 episode: str = "hand", deals: str = "engine") -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, not {num_envs}")
         check_episode(episode)
+        if deals not in ("engine", "compiled"):
+            raise ValueError(f"deals={deals!r}: choose 'engine' or 'compiled'")
+        self.deals = deals
         self.num_envs = int(num_envs)
         self.rules = resolve_rules(rules)
         self.episode = episode
@@ -124,6 +133,8 @@ class VectorEnv:
         rows = np.arange(self.num_envs, dtype=np.int64)
         self._tracked.clear()
         self.games[:] = 0
+        if self.deals == "compiled":
+            self._fast.reset(self.seed)  # seeds each row's generator
         self._new_games(rows)
         self._observe(rows)
         return self.obs, self.mask, self.seat
@@ -202,6 +213,10 @@ class VectorEnv:
     # ------------------------------------------------------------------ internals
     def _new_games(self, rows: np.ndarray) -> None:
         """Start the next game of each row in ``rows``: the engine's State(rules, seed)."""
+        if self.deals == "compiled":
+            self.games[rows] += 1
+            self._fast.new_games(rows)
+            return
         hands = np.empty((len(rows), 4), dtype=np.uint64)
         kitty = np.empty(len(rows), dtype=np.uint64)
         dealers = np.empty(len(rows), dtype=np.int8)
@@ -216,6 +231,14 @@ class VectorEnv:
 
     def _next_hands(self, rows: np.ndarray) -> None:
         """Deal the next hand of each row's game: the engine's State.next_hand()."""
+        if self.deals == "compiled":
+            self._fast.next_hands(index=rows, check=False)
+            for i in rows.tolist():
+                if i in self._tracked:
+                    dealt = self._fast.games[i]
+                    self._tracked[i].next_hand(([int(h) for h in dealt["hands"]],
+                                                int(dealt["kitty"])))
+            return
         hands = np.empty((len(rows), 4), dtype=np.uint64)
         kitty = np.empty(len(rows), dtype=np.uint64)
         deal_index = self._fast.games["deal_index"]
