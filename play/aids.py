@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from fh_env import actions as A
-from fh_env.cards import DECKS, NT_STANDARD, TABLES, mask_of
+from fh_env.cards import NT_STANDARD, TABLES, mask_of
 from fh_env.engine import Phase, State
 from fh_env.rules import Rules
 from fh_env.view import SeatView
@@ -66,7 +66,7 @@ def mean_se(values: Sequence[float]) -> tuple[float, float]:
 def world_scores(bot: MCBot, view: SeatView, actions: Sequence[int], rng: random.Random,
                  n: int) -> list[list[int]]:
     """Each action's team score in each of ``n`` worlds: ``MCBot.evaluate`` without the sum."""
-    team = view.seat % 2
+    team = view.team
     scores: list[list[int]] = [[] for _ in actions]
     for world in bot.worlds(view, rng, n):
         for i, action in enumerate(actions):
@@ -117,7 +117,7 @@ def card_count(view: SeatView) -> list[SuitCount]:
         order.extend(cards)
     order.extend(view.trick)
     unseen = view.unseen
-    deck = mask_of(DECKS[view.rules.deck])
+    deck = mask_of(view.rules.cards)
     out = []
     for suit in range(5):
         mask = TABLES.suit_mask[ctx][suit] & deck
@@ -128,7 +128,7 @@ def card_count(view: SeatView) -> list[SuitCount]:
             played=tuple(c for c in order if mask >> c & 1),
             held=view.hand & mask,
             out=(unseen & mask).bit_count(),
-            void=tuple(s for s in range(4) if s != view.seat and view.voids[s] >> suit & 1)))
+            void=tuple(s for s in range(view.rules.players) if s != view.seat and view.voids[s] >> suit & 1)))
     return out
 
 
@@ -160,7 +160,7 @@ def analyse_bid(bot: MCBot, view: SeatView, bid: int, rng: random.Random,
     if not (A.is_ordinary_bid(bid) or bid in A.NULLO_TYPES):
         raise ValueError(f"{A.action_to_str(bid)} is not a bid")
     n = n if n is not None else samples_for(bot, view)
-    team = view.seat % 2
+    team = view.team
     made, points, nets = 0, [], []
     for world in bot.worlds(view, rng, n):
         state = contract_world(world, bid)
@@ -189,11 +189,27 @@ def contract_world(world: State, bid: int) -> State:
 # ---------------------------------------------------------------------- for the game
 
 
+class AidUnavailable(Exception):
+    """An aid whose bot does not play these rules (a table size it refuses): one line."""
+
+
+class _Unavailable:
+    """Stands in for a bot that refused the rules; every use raises :class:`AidUnavailable`."""
+
+    def __init__(self, name: str, reason: str) -> None:
+        self.name, self.reason = name, reason
+
+    def __getattr__(self, attr: str):
+        raise AidUnavailable(self.reason)
+
+
 class Helper:
     """The bots behind the aids of one game, and a generator per decision.
 
     ``hint_bot`` is any registry name; the estimates and analyses use the ``mc`` bot, with
-    ``samples`` worlds per decision when given (else the bot's own numbers).
+    ``samples`` worlds per decision when given (else the bot's own numbers).  A bot that
+    refuses the rules (``check_rules``, or ``NotImplementedError`` when asked) makes its aids
+    raise :class:`AidUnavailable` with the reason instead of stopping the game.
     """
 
     def __init__(self, rules: Rules, hint_bot: str = "mc", samples: int | None = None,
@@ -201,11 +217,29 @@ class Helper:
         from agents.registry import make_bot
 
         self.rules = rules
-        self.hint_bot = make_bot(hint_bot)
-        self.mc = make_bot(f"mc:samples={samples}" if samples else "mc")
-        if not isinstance(self.mc, MCBot):
+
+        def build(spec: str):
+            try:
+                return make_bot(spec, rules)
+            except (ValueError, NotImplementedError) as err:
+                if "unknown bot" in str(err):
+                    raise
+                return _Unavailable(spec, f"{spec} does not play these rules "
+                                          f"({rules.players} players): {err}")
+
+        self.hint_bot = build(hint_bot)
+        self.mc = build(f"mc:samples={samples}" if samples else "mc")
+        if not isinstance(self.mc, (MCBot, _Unavailable)):
             raise TypeError("the mc registry entry is not an MCBot")
         self.seed = seed
+
+    @staticmethod
+    def _guard(call, *args):
+        try:
+            return call(*args)
+        except NotImplementedError as err:
+            raise AidUnavailable(str(err).splitlines()[0] if str(err) else
+                                 "the bot does not play this table size") from None
 
     def rng(self, aid: str, state: State) -> random.Random:
         """The generator of one aid at one decision (the same when asked again)."""
@@ -214,10 +248,10 @@ class Helper:
         return random.Random(f"{self.seed}/aid/{aid}/{key}")
 
     def hint(self, state: State, view: SeatView) -> int:
-        return hint(self.hint_bot, view, self.rng("hint", state))
+        return self._guard(hint, self.hint_bot, view, self.rng("hint", state))
 
     def estimates(self, state: State, view: SeatView) -> list[Estimate]:
-        return action_values(self.mc, view, self.rng("estimate", state))
+        return self._guard(action_values, self.mc, view, self.rng("estimate", state))
 
     def analyse(self, state: State, view: SeatView, bid: int) -> BidAnalysis:
-        return analyse_bid(self.mc, view, bid, self.rng(f"analyse/{bid}", state))
+        return self._guard(analyse_bid, self.mc, view, bid, self.rng(f"analyse/{bid}", state))

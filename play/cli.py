@@ -2,7 +2,8 @@
 (:func:`replay_main`: step through a saved record).
 
 fh-play: a person takes one seat; bots (any name :func:`agents.registry.make_bot` knows) take the
-others, under any preset or rules file.  The screen shows the person's hand sorted and coloured by
+others, under any preset or rules file, at a table of four, three or six (``--rules
+three-handed``, ``six-handed``; the browser draws four only).  The screen shows the person's hand sorted and coloured by
 suit, the auction, the trick in progress, tricks won and the scores; calls, discards and plays
 are typed by name (``7H``, ``pass``, ``QS``, ``JK H``) or by number from the menu, with tab
 completion where the terminal has readline.  An illegal entry is refused with the engine's
@@ -23,26 +24,29 @@ from typing import Sequence
 
 from rich.text import Text
 
-from fh_env import actions as A
 from fh_env.records import load_record, replay
-from fh_env.rules import resolve_rules
+from fh_env.rules import Rules, resolve_rules
 from fh_env.view import seat_view
 
 from agents.base import Bot
 
 from .entries import HELP
 from .game import AIDS, Game
-from .render import (SEAT_NAMES, TEAM_NAMES, action_line, reveal_panel, result_text, seat_label,
-                     table_view, trick_line)
+from .render import (DEFAULT_SEAT, SEATS, SHORT, action_line, is_discard, reveal_panel,
+                     result_text, seat_label, side_names, table_view, trick_line)
 from .terminal import Quit, Terminal
 
 
-def parse_seat(text: str) -> int:
+def parse_seat(text: str, players: int = 4) -> int:
+    """A seat typed as its number, name or short name (``south``, ``s``, ``2``; six players
+    ``north-east``, ``ne``, ``3``)."""
     word = text.strip().lower()
-    for seat, name in enumerate(SEAT_NAMES):
-        if word in (str(seat), name.lower(), name[0].lower()):
+    for seat, name in enumerate(SEATS[players]):
+        if word in (str(seat), name.lower(), name.lower().replace("-", ""),
+                    SHORT[players][seat].lower()):
             return seat
-    raise argparse.ArgumentTypeError(f"{text!r} is not a seat: 0-3 or north, east, south, west")
+    raise ValueError(f"{text!r} is not a seat at a table of {players}: 0-{players - 1} or "
+                     + ", ".join(n.lower() for n in SEATS[players]))
 
 
 def parse_aids(text: str) -> list[str]:
@@ -64,11 +68,18 @@ def play_parser() -> argparse.ArgumentParser:
         epilog="In the game: " + HELP[0].lower() + HELP[1:])
     p.add_argument("--rules", default="australian-no-nullo",
                    help="a preset (%(default)s by default) or a rules TOML file")
-    p.add_argument("--seat", type=parse_seat, default=2,
-                   help="your seat: north, east, south (default) or west, or 0-3")
+    p.add_argument("--seat", default=None,
+                   help="your seat, by name or number: north, east, south (default) or west; "
+                        "three-handed north, east, west (default); six-handed north, "
+                        "north-east, south-east, south (default), south-west, north-west "
+                        "(or n, ne, se, s, sw, nw)")
     p.add_argument("--opponents", default="mc",
-                   help="bot for both opponents, or two names 'LEFT,RIGHT' (default: mc)")
-    p.add_argument("--partner", default="mc", help="bot for your partner (default: mc)")
+                   help="bot for every opponent, or one name per opponent clockwise from your "
+                        "left: 'LEFT,RIGHT' (four or three players), 'A,B,C' (six players) "
+                        "(default: mc)")
+    p.add_argument("--partner", default=None,
+                   help="bot for your partner (default: mc); six-handed one name for both "
+                        "partners or two, 'LEFT,RIGHT'; three-handed has no partner")
     p.add_argument("--seed", type=int, default=None,
                    help="seed of the deals and bots (default: a fresh one, shown at the start)")
     p.add_argument("--aids", type=parse_aids, default=[],
@@ -95,24 +106,53 @@ def play_parser() -> argparse.ArgumentParser:
     return p
 
 
-def build_bots(args: argparse.Namespace, person: int) -> dict[int, Bot]:
+def _names(text: str, count: int, option: str, shape: str) -> list[str]:
+    names = [w.strip() for w in text.split(",") if w.strip()]
+    if len(names) == 1:
+        names *= count
+    if len(names) != count:
+        raise ValueError(f"{option} takes one bot name or {count}, {shape}")
+    return names
+
+
+def bot_names(args: argparse.Namespace, person: int, players: int = 4) -> dict[int, str]:
+    """The bot of every seat but the person's, from --opponents and --partner: opponents
+    clockwise from the person's left, then partners (six players: two seats and four seats on,
+    clockwise; three players have none)."""
+    n = players
+    opponents = [(person + k) % n for k in range(1, n) if k % 2 == 1 or n == 3]
+    partners = [(person + k) % n for k in range(2, n, 2)] if n != 3 else []
+    if n == 3 and args.partner is not None:
+        raise ValueError("three-handed, everyone plays for themselves: there is no --partner "
+                         "(name both opponents with --opponents LEFT,RIGHT)")
+    shape = {3: "'LEFT,RIGHT'", 4: "'LEFT,RIGHT'", 6: "'A,B,C' clockwise from your left"}[n]
+    names = dict(zip(opponents, _names(args.opponents, len(opponents), "--opponents", shape)))
+    if partners:
+        names.update(zip(partners, _names(args.partner or "mc", len(partners), "--partner",
+                                           "'LEFT,RIGHT'")))
+    return names
+
+
+def build_bots(args: argparse.Namespace, person: int, rules=None) -> dict[int, Bot]:
+    """The bots, each checked against the rules (a bot that refuses a table size says so)."""
     from agents.registry import make_bot
 
-    opponents = [w.strip() for w in args.opponents.split(",") if w.strip()]
-    if len(opponents) == 1:
-        opponents *= 2
-    if len(opponents) != 2:
-        raise ValueError("--opponents takes one bot name or two, 'LEFT,RIGHT'")
-    names = {(person + 1) % 4: opponents[0], (person + 3) % 4: opponents[1],
-             (person + 2) % 4: args.partner}
-    return {seat: make_bot(name) for seat, name in names.items()}
+    players = rules.players if rules is not None else 4
+    return {seat: make_bot(name, rules)
+            for seat, name in bot_names(args, person, players).items()}
 
 
 def main(argv: Sequence[str] | None = None, term: Terminal | None = None) -> int:
     args = play_parser().parse_args(argv)
     try:
         rules = resolve_rules(args.rules)
-        bots = build_bots(args, args.seat)
+        args.seat = (DEFAULT_SEAT[rules.players] if args.seat is None
+                     else parse_seat(args.seat, rules.players))
+        if args.web and rules.players != 4:
+            raise ValueError(f"the browser draws four players only, not players="
+                             f"{rules.players}; play {rules.players}-handed in the terminal "
+                             "(without --web)")
+        bots = build_bots(args, args.seat, rules)
     except (ValueError, FileNotFoundError) as err:
         print(f"fh-play: {err}", file=sys.stderr)
         return 2
@@ -159,8 +199,9 @@ def replay_parser() -> argparse.ArgumentParser:
                                 epilog="Enter steps, n skips to the next hand, q quits.")
     p.add_argument("file", help="a record written by fh-play --save or fh-eval --save")
     p.add_argument("--hand", type=int, default=None, help="show only this hand (1, 2, ...)")
-    p.add_argument("--seat", type=parse_seat, default=None,
-                   help="show the game as this seat saw it (default: every hand open)")
+    p.add_argument("--seat", default=None,
+                   help="show the game as this seat saw it, by name or number (default: "
+                        "every hand open)")
     p.add_argument("--no-pause", action="store_true",
                    help="print every step without waiting for Enter")
     p.add_argument("--no-color", action="store_true", help="plain text, no colours")
@@ -176,6 +217,11 @@ def replay_main(argv: Sequence[str] | None = None, term: Terminal | None = None)
     args = replay_parser().parse_args(argv)
     try:
         record = load_record(args.file)
+        n = Rules.from_dict(record["rules"]).players
+        person = parse_seat(args.seat, n) if args.seat is not None else -1
+        if args.web and n != 4:
+            raise ValueError(f"the browser replays four players only, not players={n}; "
+                             "replay it in the terminal (without --web)")
     except (ValueError, FileNotFoundError) as err:
         print(f"fh-replay: {err}", file=sys.stderr)
         return 2
@@ -193,10 +239,10 @@ def replay_main(argv: Sequence[str] | None = None, term: Terminal | None = None)
         return 0
     term = term or Terminal.interactive(args.no_color)
     pause = not args.no_pause and (term.read is not input or sys.stdin.isatty())
-    players = record.get("players") or ["?"] * 4
-    term.show(Text(f"{len(record['hands'])} hands. Enter steps, n skips to the next hand, "
-                   "q quits.", style="bold"))
-    person = args.seat if args.seat is not None else -1
+    players = record.get("players") or ["?"] * n
+    names = SEATS[n]
+    term.show(Text(f"{len(record['hands'])} hands ({n} players). Enter steps, n skips to the "
+                   "next hand, q quits.", style="bold"))
     skip_to, tricks = -1, 0
     try:
         for step in replay(record):
@@ -206,17 +252,16 @@ def replay_main(argv: Sequence[str] | None = None, term: Terminal | None = None)
             state = step.state
             if step.action is None:
                 seats = record["hands"][step.hand].get("players", players)
-                term.show(Text(f"\nHand {hand_no}: {SEAT_NAMES[state.dealer]} deals. "
-                               + ", ".join(f"{SEAT_NAMES[s]} {seats[s]}" for s in range(4)),
+                term.show(Text(f"\nHand {hand_no}: {names[state.dealer]} deals. "
+                               + ", ".join(f"{names[s]} {seats[s]}" for s in range(n)),
                                style="bold"))
                 tricks = 0
                 continue
             view = seat_view(state, person if person >= 0 else step.seat)
-            hidden = (person >= 0 and step.seat != person
-                      and A.DISCARD_BASE <= step.action < A.PLAY_BASE)
+            hidden = (person >= 0 and step.seat != person and is_discard(step.action, n))
             if not hidden:  # with --seat, the others' discards stay face down
-                term.show(action_line(seat_label(step.seat, person), step.action,
-                                      state.rules.jokers))
+                term.show(action_line(seat_label(step.seat, person, n), step.action,
+                                      state.rules.jokers, n))
             if len(state.tricks) > tricks:
                 tricks = len(state.tricks)
                 term.show(trick_line(view, person))
@@ -239,7 +284,8 @@ def replay_main(argv: Sequence[str] | None = None, term: Terminal | None = None)
         return 1
     final = record.get("final_scores")
     if final:
-        term.show(Text(f"Final scores: {TEAM_NAMES[0]} {final[0]}, {TEAM_NAMES[1]} {final[1]}"))
+        term.show(Text("Final scores: " + ", ".join(f"{name} {score}" for name, score
+                                                    in zip(side_names(n), final))))
     return 0
 
 

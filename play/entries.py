@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fh_env import actions as A
-from fh_env.cards import JOKER, NT_STANDARD, SUIT_NAMES, SUIT_SYMBOLS, SUITS, parse_card
+from fh_env.cards import NT_STANDARD, SUIT_NAMES, SUIT_SYMBOLS, SUITS, is_joker, parse_card
 from fh_env.engine import Phase, State
 
-from .render import action_label, card_label, suit_groups
+from .render import action_label, card_label, decode, suit_groups
 
 
 class EntryError(ValueError):
@@ -45,31 +45,31 @@ COMMANDS = {
 
 HELP = """\
 Type a call (pass, 7H, 6NT, nullo, open nullo), a card (QS, 10H, JD, JK; JK H leads the joker
-naming hearts), several cards at once when discarding (4S 5C 6D), or a number from the menu.
+naming hearts; six-handed also 2S 3C 11H 12D 13H), several cards at once when discarding
+(4S 5C 6D), or a number from the menu.
 Commands: hint, estimate (e), counter (c), analyse BID (a 7H), aid NAME on|off, aids,
 claim (the remaining tricks), table (t), help (?), quit (q)."""
 
 
 def menu(state: State) -> list[tuple[str, list[int]]]:
     """The person's choices: (label, actions); a joker lead naming suits is one entry."""
-    jokers = state.rules.jokers
+    jokers, n = state.rules.jokers, state.rules.players
     out: list[tuple[str, list[int]]] = []
     leads: dict[int, list[int]] = {}
     legal = state.legal_actions()
     if state.phase != Phase.AUCTION:  # cards in the order the hand shows them
         ctx = state.context if state.contract is not None else NT_STANDARD
         shown = [c for _, cards in suit_groups(state.hands[state.turn], ctx) for c in cards]
-        legal.sort(key=lambda a: shown.index(A.played_card(a) if a >= A.PLAY_BASE
-                                             else a - A.DISCARD_BASE))
+        legal.sort(key=lambda a: shown.index(decode(a, n)[1]))
     for a in legal:
-        if a >= A.JOKER_LEAD_BASE:
-            c = A.played_card(a)
+        _, c, named = decode(a, n)
+        if named >= 0:
             if c not in leads:
                 leads[c] = []
                 out.append((card_label(c, jokers), leads[c]))
             leads[c].append(a)
         else:
-            out.append((action_label(a, jokers), [a]))
+            out.append((action_label(a, jokers, n), [a]))
     return out
 
 
@@ -104,7 +104,7 @@ def parse_entry(text: str, state: State) -> list[int] | Command | NeedSuit:
             raise EntryError(f"choose a number from 1 to {len(items)}")
         actions = items[n - 1][1]
         if len(actions) > 1:
-            return NeedSuit(A.played_card(actions[0]))
+            return NeedSuit(decode(actions[0], state.rules.players)[1])
         return actions
     if state.phase == Phase.AUCTION:
         try:
@@ -112,7 +112,8 @@ def parse_entry(text: str, state: State) -> list[int] | Command | NeedSuit:
         except EntryError:
             if len(words) != 1 or _card_or_none(words[0]) is None:
                 raise
-            return [A.PLAY_BASE + _parse_card(words[0])]  # refused: "this is the auction"
+            table = _table(state)  # a card in the auction: refused with the reason
+            return [table.play_base + _parse_card(words[0], table.num_cards)]
     try:
         return _parse_card_entry(words, head, state)
     except EntryError:
@@ -129,18 +130,24 @@ def _parse_card_entry(words: list[str], head: str,
         words = words[1:]
     if not words:
         raise EntryError("name a card after it, such as QS")
+    table = _table(state)
     if state.phase == Phase.EXCHANGE:
-        return [A.DISCARD_BASE + _parse_card(w) for w in words]
-    c = _parse_card(words[0])
+        return [A.DISCARD_BASE + _parse_card(w, table.num_cards) for w in words]
+    c = _parse_card(words[0], table.num_cards)
     if len(words) > 2:
         raise EntryError("play one card at a time (a joker lead may add a suit: JK H)")
     if len(words) == 2:
-        if c < JOKER:
+        if not is_joker(c):
             raise EntryError(f"only a joker names a suit; play {words[0]} alone")
-        return [A.joker_lead_action(c, parse_suit(words[1]))]
-    if c >= JOKER and not state.trick and state.context >= NT_STANDARD:
+        return [table.joker_lead_action(c, parse_suit(words[1]))]
+    if is_joker(c) and not state.trick and state.context >= NT_STANDARD:
         return NeedSuit(c)
-    return [A.PLAY_BASE + c]
+    return [table.play_base + c]
+
+
+def _table(state: State) -> A.ActionTable:
+    """The action table of the state's table size (six players have their own)."""
+    return A.action_table(state.rules.players)
 
 
 def _card_or_none(word: str) -> int | None:
@@ -150,12 +157,17 @@ def _card_or_none(word: str) -> int | None:
         return None
 
 
-def _parse_card(word: str) -> int:
+def _parse_card(word: str, num_cards: int = A.NUM_CARDS) -> int:
+    """A card named in ``word``; only the cards the action table has (the six-handed pack's
+    2, 3, 11, 12 and 13 exist only at a table of six)."""
     try:
-        return parse_card(word)
+        c = parse_card(word)
     except ValueError:
         raise EntryError(f"{word!r} is not a card: type a rank and a suit, such as QS, 10H, "
                          "JD, or JK for the joker") from None
+    if c >= num_cards:
+        raise EntryError(f"{word!r} is a card of the six-handed pack only")
+    return c
 
 
 def parse_call(text: str) -> int:

@@ -15,35 +15,36 @@ from __future__ import annotations
 from typing import Iterable
 
 from fh_env import actions as A
-from fh_env.cards import (JOKER, SUIT_NAMES, SUITS, TABLES, card_name, cards_of, effective_suit,
-                          suit_of)
+from fh_env.cards import (SUIT_NAMES, SUITS, TABLES, card_name, cards_of, effective_suit,
+                          is_joker, suit_of)
 from fh_env.engine import Phase, State
 
-from .render import action_label, card_label
+from .render import action_label, card_label, decode
 
 
 def explain_illegal(state: State, action: int) -> str:
     """Why ``action`` is not legal for the seat on turn, in words (``... is legal`` when it is)."""
-    jokers = state.rules.jokers
-    if not isinstance(action, int) or not 0 <= action < A.NUM_ACTIONS:
+    jokers, n = state.rules.jokers, state.rules.players
+    table = A.action_table(n)
+    if not isinstance(action, int) or not 0 <= action < table.num_actions:
         return state.illegal_message(action)
     if state.is_legal(action):
-        return f"{action_label(action, jokers)} is legal"
+        return f"{action_label(action, jokers, n)} is legal"
     if state.is_terminal:
         return "the hand is over"
+    kind, c, _ = decode(action, n)
     if state.phase == Phase.AUCTION:
-        if action >= A.DISCARD_BASE:
+        if kind != "call":
             return "this is the auction: bid or pass (for example 7H, 6NT or pass)"
         return _explain_call(state, action)
     if state.phase == Phase.EXCHANGE:
-        if not A.DISCARD_BASE <= action < A.PLAY_BASE:
+        if kind != "discard":
             return (f"you are exchanging with the kitty: discard {state.discards_left} more "
                     f"card{'s' if state.discards_left > 1 else ''} (type a card, such as 4S)")
-        c = action - A.DISCARD_BASE
         if not state.hands[state.turn] >> c & 1:
             return f"you do not hold {card_label(c, jokers)}"
         return state.illegal_message(action)
-    if action < A.PLAY_BASE:
+    if kind != "play":
         return "this is the play: play a card (type one, such as QS)"
     return _explain_play(state, action)
 
@@ -62,21 +63,22 @@ def _explain_call(state: State, action: int) -> str:
 def _explain_play(state: State, action: int) -> str:
     """A card not held, a failure to follow suit, a joker lead naming (or not naming) a suit
     where the legal actions do the other; anything else in the engine's words."""
-    jokers, ctx = state.rules.jokers, state.context
+    jokers, ctx, n = state.rules.jokers, state.context, state.rules.players
+    table = A.action_table(n)
     hand = state.hands[state.turn]
-    c = A.played_card(action)
+    _, c, named = decode(action, n)
     label = card_label(c, jokers)
     if not hand >> c & 1:
         return f"you do not hold {label}"
-    naming = action >= A.JOKER_LEAD_BASE
-    plain_legal = state.is_legal(A.PLAY_BASE + c)
+    naming = named >= 0
+    plain_legal = state.is_legal(table.play_base + c)
     if state.trick:
         if naming and plain_legal:
             return (f"only a joker that leads names a suit: play it as plain "
                     f"{card_name(c, jokers)}")
         led = state.led
         follow = hand & TABLES.suit_mask[ctx][led]
-        legal_cards = {A.played_card(a) for a in state.legal_actions()}
+        legal_cards = {decode(a, n)[1] for a in state.legal_actions()}
         if follow and not follow >> c & 1 and legal_cards & set(cards_of(follow)):
             held = list(cards_of(follow))
             text = (f"you must follow {SUIT_NAMES[led]}: you hold "
@@ -84,8 +86,8 @@ def _explain_play(state: State, action: int) -> str:
             notes = _suit_notes([c] + held, ctx, jokers)
             return text + ("; " + "; ".join(notes) if notes else "")
         return state.illegal_message(action)
-    named_ok = [s for s in range(4) if state.is_legal(A.joker_lead_action(c, s))] \
-        if c >= JOKER else []
+    named_ok = [s for s in range(4) if state.is_legal(table.joker_lead_action(c, s))] \
+        if is_joker(c) else []
     if naming and plain_legal:
         notes = _suit_notes([c], ctx, jokers)
         return ((notes[0] + ": " if notes else "")
@@ -94,7 +96,6 @@ def _explain_play(state: State, action: int) -> str:
         return (f"a joker lead names a suit here: type {card_name(c, jokers)} followed by one "
                 f"of {' '.join(SUITS[s] for s in named_ok)}")
     if naming and named_ok:
-        named = (action - A.JOKER_LEAD_BASE) % 4
         return (f"the joker may not name {SUIT_NAMES[named]} now; it may name "
                 + ", ".join(SUIT_NAMES[s] for s in named_ok))
     return state.illegal_message(action)
@@ -106,13 +107,14 @@ def _suit_notes(cards: Iterable[int], context: int, jokers: int) -> list[str]:
     notes = []
     for c in cards:
         suit = effective_suit(c, context)
-        if c < JOKER and suit != suit_of(c):
+        if not is_joker(c) and suit != suit_of(c):
             notes.append(f"{card_label(c, jokers)} is a {SUIT_NAMES[suit][:-1]} this hand")
-        elif c >= JOKER and suit < 4:
+        elif is_joker(c) and suit < 4:
             notes.append(f"{card_label(c, jokers)} is a {SUIT_NAMES[suit][:-1]} (a trump) "
                          "this hand")
     return notes
 
 
 def _legal_list(state: State) -> str:
-    return ", ".join(action_label(a, state.rules.jokers) for a in state.legal_actions())
+    return ", ".join(action_label(a, state.rules.jokers, state.rules.players)
+                     for a in state.legal_actions())

@@ -1,4 +1,5 @@
-"""The game loop: one person and three bots playing hand after hand until the game ends.
+"""The game loop: one person and the bots (two, three or five: any table size of rules §9)
+playing hand after hand until the game ends.
 
 :class:`Game` seats the bots (each with its own seeded generator), keeps the game record (a
 :class:`fh_env.records.Recorder`, saved after every hand when asked), asks the person for calls,
@@ -23,7 +24,7 @@ from fh_env import actions as A
 from fh_env.cards import SUIT_NAMES, SUITS, card_name
 from fh_env.claims import ClaimError, apply_claim
 from fh_env.contracts import DRAW
-from fh_env.engine import Phase, State
+from fh_env.engine import Phase, State, side_of
 from fh_env.records import Recorder
 from fh_env.rules import Rules
 from fh_env.view import seat_view
@@ -32,10 +33,11 @@ from agents.base import Bot
 
 from .entries import (HELP, Command, EntryError, NeedSuit, menu, parse_call, parse_entry,
                       parse_suit)
+from .aids import AidUnavailable
 from .explain import explain_illegal
-from .render import (SEAT_NAMES, TEAM_NAMES, action_line, action_text, analysis_text, card_text,
-                     choice_text, contract_line, counter_table, estimates_table, result_text,
-                     reveal_panel, seat_label, table_view, trick_line)
+from .render import (SEATS, action_line, action_text, analysis_text, card_text, choice_text,
+                     contract_line, counter_table, decode, estimates_table, is_discard,
+                     result_text, reveal_panel, seat_label, side_names, table_view, trick_line)
 from .terminal import Quit, Terminal
 
 if TYPE_CHECKING:
@@ -66,9 +68,12 @@ class Table:
                  state: State | None = None) -> None:
         """``state`` starts the game from a given deal (``State.from_deal``) instead of the
         seed's first deal."""
-        if set(bots) != {0, 1, 2, 3} - {person}:
-            raise ValueError(f"bots must fill every seat but the person's ({person})")
+        n = rules.players
+        if person not in range(n) or set(bots) != set(range(n)) - {person}:
+            raise ValueError(f"bots must fill every seat 0..{n - 1} but the person's ({person})")
         self.rules, self.person, self.seed = rules, person, seed
+        self.players = n
+        self.names = SEATS[n]  # the seats' names at this table size
         self.seats = {s: Seat(b.name, b, random.Random(f"{seed}/seat/{s}"))
                       for s, b in bots.items()}
         self.seats[person] = Seat("you")
@@ -81,12 +86,25 @@ class Table:
                              f"{', '.join(AIDS)}")
         self.helper = helper  # an play.aids.Helper, when any aid needs one
         self.recorder = Recorder(state if state is not None else State(rules, seed=seed),
-                                 players=[self.seats[s].name for s in range(4)])
+                                 players=[self.seats[s].name for s in range(n)])
         self.hand_no = 1
 
     @property
     def state(self) -> State:
         return self.recorder.state
+
+    def partners(self) -> list[int]:
+        """The person's partners, clockwise from the left: one (four players), two (six),
+        none (three)."""
+        n = self.players
+        return [s for s in ((self.person + k) % n for k in range(1, n))
+                if side_of(n, s) == side_of(n, self.person)]
+
+    def opponents(self) -> list[int]:
+        """The other side's seats, clockwise from the person's left."""
+        n = self.players
+        return [s for s in ((self.person + k) % n for k in range(1, n))
+                if side_of(n, s) != side_of(n, self.person)]
 
     def write_record(self) -> None:
         """Save the record (every hand so far) when a file was given."""
@@ -110,7 +128,7 @@ class Table:
 
 
 class Game(Table):
-    """One game between the person (seat ``person``) and three bots, shown on ``term``."""
+    """One game between the person (seat ``person``) and the bots, shown on ``term``."""
 
     def __init__(self, rules: Rules, person: int, bots: Mapping[int, Bot], term: Terminal,
                  seed: int = 0, aids: Iterable[str] = (), save: str | Path | None = None,
@@ -124,12 +142,17 @@ class Game(Table):
     def run(self) -> State:
         """Play until the game ends, ``hands`` hands are over, or the person quits."""
         rules, me = self.rules, self.person
-        names = {s: f"{SEAT_NAMES[s]} ({self.seats[s].name})" for s in range(4)}
+        names = {s: f"{self.names[s]} ({self.seats[s].name})" for s in range(self.players)}
         goal = (f"to {rules.target}" if rules.game_over == "points"
                 else f"{rules.hands_to_play} hands")
+        partners = [names[s] for s in self.partners()]
+        opponents = [names[s] for s in self.opponents()]
+        who = (f"partner{'s' if len(partners) > 1 else ''} {_and(partners)}; "
+               if partners else "playing for yourself; ")
         self.term.show(
-            Text(f"Five Hundred: you are {SEAT_NAMES[me]}, partner {names[(me + 2) % 4]}; "
-                 f"opponents {names[(me + 1) % 4]} and {names[(me + 3) % 4]}.", style="bold"),
+            Text(f"Five Hundred ({self.players} players): you are {self.names[me]}, {who}"
+                 f"opponent{'s' if len(opponents) > 1 else ''} {_and(opponents)}.",
+                 style="bold"),
             Text(f"Seed {self.seed}; playing {goal}. Type help for help."))
         try:
             while True:
@@ -159,7 +182,7 @@ class Game(Table):
 
     def play_hand(self) -> None:
         state = self.state
-        self.term.show(Text(f"\nHand {self.hand_no}: {SEAT_NAMES[state.dealer]} deals.",
+        self.term.show(Text(f"\nHand {self.hand_no}: {self.names[state.dealer]} deals.",
                             style="bold"))
         while not state.is_terminal:
             seat = state.turn
@@ -170,7 +193,7 @@ class Game(Table):
             else:
                 self.bot_turn(seat)
             if phase == Phase.EXCHANGE and state.phase != Phase.EXCHANGE and state.turn >= 0:
-                self.term.show(Text(f"{SEAT_NAMES[state.turn]} leads."))
+                self.term.show(Text(f"{self.names[state.turn]} leads."))
             if len(state.tricks) > tricks_before:
                 self.show_trick_won()
         self.term.show(result_text(state, self.person))
@@ -183,12 +206,14 @@ class Game(Table):
     def apply(self, seat: int, action: int) -> None:
         state = self.state
         self.recorder.apply(action)
-        if A.DISCARD_BASE <= action < A.PLAY_BASE and seat != self.person:
+        n = self.players
+        if is_discard(action, n) and seat != self.person:
             if state.phase != Phase.EXCHANGE or state.turn != seat:  # the others' are hidden
-                self.term.show(Text(f"{SEAT_NAMES[seat]} takes the kitty and discards "
+                self.term.show(Text(f"{self.names[seat]} takes the kitty and discards "
                                     f"{state.rules.kitty_size} cards."))
             return
-        self.term.show(action_line(seat_label(seat, self.person), action, self.rules.jokers))
+        self.term.show(action_line(seat_label(seat, self.person, n), action, self.rules.jokers,
+                                   n))
         if action < A.DISCARD_BASE and state.phase != Phase.AUCTION \
                 and state.contract is not None:
             self.term.show(contract_line(seat_view(state, self.person), self.person))
@@ -213,8 +238,10 @@ class Game(Table):
         line = Text()
         for i, (label, actions) in enumerate(items, 1):
             line.append(f"{i}:", style="dim")
-            line.append_text(choice_text(actions[0], self.rules.jokers) if len(actions) == 1
-                             else card_text(A.played_card(actions[0]), self.rules.jokers))
+            line.append_text(choice_text(actions[0], self.rules.jokers, self.players)
+                             if len(actions) == 1
+                             else card_text(decode(actions[0], self.players)[1],
+                                            self.rules.jokers))
             line.append("  ")
         self.term.show(line)
 
@@ -258,9 +285,10 @@ class Game(Table):
 
     def ask_joker_suit(self, c: int) -> list[int] | None:
         state = self.state
-        allowed = [s for s in range(4) if state.is_legal(A.joker_lead_action(c, s))]
+        table = A.action_table(self.players)
+        allowed = [s for s in range(4) if state.is_legal(table.joker_lead_action(c, s))]
         if not allowed:
-            self.term.show(Text(f"Not allowed: {explain_illegal(state, A.PLAY_BASE + c)}.",
+            self.term.show(Text(f"Not allowed: {explain_illegal(state, table.play_base + c)}.",
                                 style="bold yellow"))
             return None
         names = ", ".join(f"{SUITS[s]} ({SUIT_NAMES[s]})" for s in allowed)
@@ -268,15 +296,16 @@ class Game(Table):
             text = self.term.ask(f"The {card_name(c, self.rules.jokers)} names which suit? "
                                  f"{names}> ", [SUITS[s] for s in allowed])
             try:
-                return [A.joker_lead_action(c, parse_suit(text))]
+                return [table.joker_lead_action(c, parse_suit(text))]
             except EntryError as err:
                 self.term.show(Text(str(err), style="yellow"))
 
     def completions(self) -> list[str]:
         jokers = self.rules.jokers
+        table = A.action_table(self.players)
         names = []
         for a in self.state.legal_actions():
-            name = A.action_to_str(a, jokers)
+            name = table.to_str(a, jokers)
             names.append(name.split(" ", 1)[1] if " " in name and name[0] in "pd"
                          and not name.startswith("pass") else name)
         return names + ["hint", "estimate", "counter", "analyse", "aid", "claim", "help", "quit"]
@@ -349,14 +378,20 @@ class Game(Table):
         if self.helper is None:
             self.term.show(Text("No bot is set up for this aid in this game.", style="yellow"))
             return
-        if name == "hint":
-            text = Text(f"Hint ({self.helper.hint_bot.name}): ", style="cyan")
-            text.append_text(action_text(self.helper.hint(state, view), jokers))
-            self.term.show(text)
-        elif name == "estimate":
-            self.term.show(estimates_table(self.helper.estimates(state, view), jokers))
-        elif name == "analyse":
-            self.analyse(arg)
+        try:
+            if name == "hint":
+                text = Text(f"Hint ({self.helper.hint_bot.name}): ", style="cyan")
+                text.append_text(action_text(self.helper.hint(state, view), jokers,
+                                             self.players))
+                self.term.show(text)
+            elif name == "estimate":
+                self.term.show(estimates_table(self.helper.estimates(state, view), jokers,
+                                               self.players))
+            elif name == "analyse":
+                self.analyse(arg)
+        except AidUnavailable as err:  # its bot does not play this table size
+            self.term.show(Text(f"The {name} aid is not available in this game: {err}",
+                                style="yellow"))
 
     def analyse(self, arg: str) -> None:
         state = self.state
@@ -379,15 +414,27 @@ class Game(Table):
         except ValueError as err:
             self.term.show(Text(str(err), style="yellow"))
             return
-        self.term.show(analysis_text(result, self.person, self.rules.jokers))
+        self.term.show(analysis_text(result, self.person, self.rules.jokers, self.players))
 
     def announce_winner(self) -> None:
-        state = self.state
-        s = state.scores
-        if state.winner == DRAW:
-            text = f"The game is drawn, {s[0]} to {s[1]}."
-        else:
-            w = state.winner
-            you = "You win" if w == self.person % 2 else "You lose"
-            text = f"Game over: {TEAM_NAMES[w]} win, {s[w]} to {s[1 - w]}. {you}."  # type: ignore[index]
-        self.term.show(Panel(Text(text, style="bold")))
+        self.term.show(Panel(Text(winner_text(self.state, self.person), style="bold")))
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def winner_text(state: State, person: int) -> str:
+    """``Game over: N/S win, 520 to 310. You win.`` (three players: every score, in order)."""
+    s, n = state.scores, state.rules.players
+    sides = side_names(n)
+    if state.winner == DRAW:
+        if n == 3:
+            return "The game is drawn: " + ", ".join(f"{sides[i]} {p}" for i, p in enumerate(s)) + "."
+        return f"The game is drawn, {s[0]} to {s[1]}."
+    w = state.winner
+    you = "You win" if w == side_of(n, person) else "You lose"
+    if n == 3:
+        others = ", ".join(f"{sides[i]} {s[i]}" for i in range(3) if i != w)
+        return f"Game over: {sides[w]} wins with {s[w]} ({others}). {you}."  # type: ignore[index]
+    return f"Game over: {sides[w]} win, {s[w]} to {s[1 - w]}. {you}."  # type: ignore[index]

@@ -17,16 +17,34 @@ from rich.table import Table
 from rich.text import Text
 
 from fh_env import actions as A
-from fh_env.cards import (JOKER, NO_SUIT, NT_STANDARD, SUIT_SYMBOLS, card_name, card_strength,
+from fh_env.cards import (NO_SUIT, is_joker, NT_STANDARD, SUIT_SYMBOLS, card_name, card_strength,
                           cards_of, effective_suit, suit_of)
-from fh_env.engine import NO_CONTRACT, Phase, State, trick_order
+from fh_env.engine import NO_CONTRACT, Phase, State, side_of, sitting_out_seats, trick_order
 from fh_env.view import SeatView
 
 if TYPE_CHECKING:
     from .aids import BidAnalysis, Estimate
 
-SEAT_NAMES = ("North", "East", "South", "West")
+SEAT_NAMES = ("North", "East", "South", "West")  # four players
 TEAM_NAMES = ("N/S", "E/W")
+#: The seats of every table size, clockwise from seat 0, and their short names.
+SEATS = {3: ("North", "East", "West"), 4: SEAT_NAMES,
+         6: ("North", "North-east", "South-east", "South", "South-west", "North-west")}
+SHORT = {3: ("N", "E", "W"), 4: ("N", "E", "S", "W"), 6: ("N", "NE", "SE", "S", "SW", "NW")}
+#: The seat the person takes when no --seat is given: South, or West at three.
+DEFAULT_SEAT = {3: 2, 4: 2, 6: 3}
+
+
+def seat_names(players: int = 4) -> tuple[str, ...]:
+    return SEATS[players]
+
+
+def side_names(players: int = 4) -> tuple[str, ...]:
+    """What each side that scores is called: ``N/S`` ``E/W`` (four), ``N/SE/SW`` ``NE/S/NW``
+    (six, the teams of seats 0 2 4 and 1 3 5), or each of three players by name."""
+    if players == 3:
+        return SEATS[3]
+    return tuple("/".join(SHORT[players][s] for s in range(side, players, 2)) for side in (0, 1))
 SUIT_STYLES = ("bold", "green", "dark_orange", "red", "bold magenta")  # S C D H, jokers
 
 
@@ -35,7 +53,7 @@ SUIT_STYLES = ("bold", "green", "dark_orange", "red", "bold magenta")  # S C D H
 
 def card_label(c: int, jokers: int = 1) -> str:
     """``10♥``, ``J♦``, ``JK``: a card name with its suit symbol."""
-    if c >= JOKER:
+    if is_joker(c):
         return card_name(c, jokers)
     name = card_name(c, jokers)
     return name[:-1] + SUIT_SYMBOLS[suit_of(c)]
@@ -45,32 +63,51 @@ def card_text(c: int, jokers: int = 1) -> Text:
     return Text(card_label(c, jokers), style=SUIT_STYLES[min(suit_of(c), NO_SUIT)])
 
 
-def action_label(action: int, jokers: int = 1) -> str:
+def decode(action: int, players: int = 4) -> tuple[str, int, int]:
+    """What an action of the table size's action table (:func:`fh_env.actions.action_table`)
+    does: ``("call", -1, -1)``, ``("discard", card, -1)`` or ``("play", card, named suit or
+    -1)``.  The one place here that reads action ids past the calls."""
+    t = A.action_table(players)
+    if action < A.DISCARD_BASE:
+        return "call", -1, -1
+    if action < t.play_base:
+        return "discard", action - A.DISCARD_BASE, -1
+    if action >= t.joker_lead_base:
+        return "play", t.played_card(action), (action - t.joker_lead_base) % 4
+    return "play", action - t.play_base, -1
+
+
+def is_discard(action: int, players: int = 4) -> bool:
+    return decode(action, players)[0] == "discard"
+
+
+def is_play(action: int, players: int = 4) -> bool:
+    return decode(action, players)[0] == "play"
+
+
+def action_label(action: int, jokers: int = 1, players: int = 4) -> str:
     """A readable action name: ``7♥``, ``6NT``, ``pass``, ``Q♠``, ``JK (names ♥)``."""
     if A.is_ordinary_bid(action):
         strain = A.bid_strain(action)
         return f"{A.bid_level(action)}{'NT' if strain == A.NT else SUIT_SYMBOLS[strain]}"
-    if A.DISCARD_BASE <= action < A.PLAY_BASE:
-        return "discard " + card_label(action - A.DISCARD_BASE, jokers)
-    if action >= A.JOKER_LEAD_BASE:
-        named = (action - A.JOKER_LEAD_BASE) % 4
-        return f"{card_label(A.played_card(action), jokers)} (names {SUIT_SYMBOLS[named]})"
-    if action >= A.PLAY_BASE:
-        return card_label(action - A.PLAY_BASE, jokers)
+    kind, c, named = decode(action, players)
+    if kind == "discard":
+        return "discard " + card_label(c, jokers)
+    if kind == "play":
+        return card_label(c, jokers) + (f" (names {SUIT_SYMBOLS[named]})" if named >= 0 else "")
     return A.action_to_str(action, jokers)
 
 
-def action_text(action: int, jokers: int = 1) -> Text:
-    if action >= A.PLAY_BASE:
-        c = A.played_card(action)
+def action_text(action: int, jokers: int = 1, players: int = 4) -> Text:
+    kind, c, named = decode(action, players)
+    if kind == "play":
         text = card_text(c, jokers)
-        if action >= A.JOKER_LEAD_BASE:
-            named = (action - A.JOKER_LEAD_BASE) % 4
+        if named >= 0:
             text.append(f" (names {SUIT_SYMBOLS[named]})", style=SUIT_STYLES[named])
         return text
     if A.is_ordinary_bid(action) and A.bid_strain(action) != A.NT:
         return Text(action_label(action, jokers), style=SUIT_STYLES[A.bid_strain(action)])
-    return Text(action_label(action, jokers))
+    return Text(action_label(action, jokers, players))
 
 
 def suit_groups(hand: int, context: int) -> list[tuple[int, list[int]]]:
@@ -106,12 +143,14 @@ def hand_text(hand: int, context: int, jokers: int = 1, mark_trumps: bool = True
     return text or Text("(no cards)", style="dim")
 
 
-def seat_label(seat: int, person: int) -> str:
-    return SEAT_NAMES[seat] + (" (you)" if seat == person else "")
+def seat_label(seat: int, person: int, players: int = 4) -> str:
+    return SEATS[players][seat] + (" (you)" if seat == person else "")
 
 
-def team_label(team: int, person: int) -> str:
-    return TEAM_NAMES[team] + (" (you)" if person % 2 == team else "")
+def team_label(team: int, person: int, players: int = 4) -> str:
+    """A side's name, ``(you)`` added to the person's."""
+    mine = person >= 0 and side_of(players, person) == team
+    return side_names(players)[team] + (" (you)" if mine else "")
 
 
 # ---------------------------------------------------------------------- the table
@@ -119,27 +158,27 @@ def team_label(team: int, person: int) -> str:
 
 def trick_text(view: SeatView, leader: int, cards: Sequence[int], led: int,
                person: int) -> Text:
-    jokers = view.rules.jokers
+    jokers, players = view.rules.jokers, view.rules.players
     text = Text()
-    for i, (seat, c) in enumerate(zip(trick_order(leader, view.sitting_out), cards)):
+    for i, (seat, c) in enumerate(zip(trick_order(leader, view.sitting_out, players), cards)):
         if i:
             text.append("  ")
-        text.append(SEAT_NAMES[seat] + " ", style="bold" if seat == person else "")
+        text.append(SEATS[players][seat] + " ", style="bold" if seat == person else "")
         text.append_text(card_text(c, jokers))
-        if i == 0 and c >= JOKER and view.context >= NT_STANDARD and 0 <= led < 4:
+        if i == 0 and is_joker(c) and view.context >= NT_STANDARD and 0 <= led < 4:
             text.append(f" (names {SUIT_SYMBOLS[led]})", style=SUIT_STYLES[led])
     return text
 
 
 def auction_table(view: SeatView, person: int) -> Table:
     """The calls so far, one column per seat from the dealer's left."""
-    jokers = view.rules.jokers
-    order = [(view.dealer + k) % 4 for k in range(1, 5)]
+    jokers, n = view.rules.jokers, view.rules.players
+    order = [(view.dealer + k) % n for k in range(1, n + 1)]
     table = Table(box=None, pad_edge=False, show_edge=False, padding=(0, 2, 0, 0))
     for seat in order:
-        table.add_column(seat_label(seat, person), style="bold" if seat == person else "")
+        table.add_column(seat_label(seat, person, n), style="bold" if seat == person else "")
     rows: list[list[Text]] = []
-    column = 4
+    column = n
     for seat, action in view.calls:
         index = order.index(seat)
         if index <= column:
@@ -153,23 +192,21 @@ def auction_table(view: SeatView, person: int) -> Table:
     return table
 
 
-def choice_text(action: int, jokers: int = 1) -> Text:
+def choice_text(action: int, jokers: int = 1, players: int = 4) -> Text:
     """An action as the menu and the estimates show it: a discard by its card alone."""
-    if A.DISCARD_BASE <= action < A.PLAY_BASE:
-        return card_text(action - A.DISCARD_BASE, jokers)
-    return action_text(action, jokers)
+    kind, c, _ = decode(action, players)
+    if kind == "discard":
+        return card_text(c, jokers)
+    return action_text(action, jokers, players)
 
 
-def action_line(who: str, action: int, jokers: int = 1) -> Text:
+def action_line(who: str, action: int, jokers: int = 1, players: int = 4) -> Text:
     """``West calls 7♥``, ``North passes``, ``East plays K♣``, ``South discards 4♦``."""
     if action == A.PASS:
         return Text(f"{who} passes")
-    if A.DISCARD_BASE <= action < A.PLAY_BASE:
-        verb = "discards"
-    else:
-        verb = "plays" if action >= A.PLAY_BASE else "calls"
+    verb = {"discard": "discards", "play": "plays", "call": "calls"}[decode(action, players)[0]]
     text = Text(f"{who} {verb} ")
-    text.append_text(choice_text(action, jokers))
+    text.append_text(choice_text(action, jokers, players))
     return text
 
 
@@ -178,23 +215,25 @@ def trick_line(view: SeatView, person: int) -> Text:
     leader, cards, winner, led = view.tricks[-1]
     text = Text(f"Trick {len(view.tricks)}: ")
     text.append_text(trick_text(view, leader, cards, led, person))
-    text.append(f"  → {seat_label(winner, person)} wins it", style="bold")
+    text.append(f"  → {seat_label(winner, person, view.rules.players)} wins it", style="bold")
     return text
 
 
 def contract_line(view: SeatView, person: int) -> Text:
-    jokers = view.rules.jokers
+    jokers, n = view.rules.jokers, view.rules.players
     if view.contract is None:
         if view.high_bid >= 0:
             return Text(f"High bid {action_label(view.high_bid, jokers)} by "
-                        f"{seat_label(view.high_bidder, person)}")
+                        f"{seat_label(view.high_bidder, person, n)}")
         return Text("No bid yet")
     if view.contract == NO_CONTRACT:
-        return Text("No contract: every team scores 10 a trick")
+        return Text(f"No contract: every {'player' if n == 3 else 'team'} scores 10 a trick")
     text = Text(f"Contract {action_label(view.contract, jokers)} by "
-                f"{seat_label(view.declarer, person)}")
-    if view.sitting_out >= 0:
-        text.append(f"; {SEAT_NAMES[view.sitting_out]} sits out")
+                f"{seat_label(view.declarer, person, n)}")
+    out = sitting_out_seats(n, view.sitting_out)
+    if out:
+        names = " and ".join(seat_label(s, person, n) for s in sorted(out))
+        text.append(f"; {names} sit{'s' if len(out) == 1 else ''} out")
     return text
 
 
@@ -202,28 +241,33 @@ def table_view(view: SeatView, person: int, hand_no: int,
                shown: Mapping[int, int] | None = None) -> Panel:
     """The whole table as seat ``view.seat`` sees it; ``shown`` adds hands to show (a replay,
     or the person's own cards when ``view`` is another seat's)."""
-    jokers = view.rules.jokers
+    jokers, n = view.rules.jokers, view.rules.players
+    names = SEATS[n]
     ctx = view.context if view.contract is not None else NT_STANDARD
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="bold", no_wrap=True)
     grid.add_column()
     score = Text()
-    for team in (0, 1):
+    for team in range(view.rules.sides):
         if team:
             score.append("   ")
-        score.append(f"{team_label(team, person)} {view.scores[team]}")
+        score.append(f"{team_label(team, person, n)} {view.scores[team]}")
     grid.add_row("Scores", score)
     grid.add_row("Auction", auction_table(view, person))
     grid.add_row("", contract_line(view, person))
     if view.phase >= Phase.PLAY or view.tricks:
         won = view.tricks_won
-        tricks = Text(f"{TEAM_NAMES[0]} {won[0] + won[2]}   {TEAM_NAMES[1]} {won[1] + won[3]}"
-                      f"   ({len(view.tricks)} of 10 played)")
+        tricks = Text("   ".join(f"{name} {sum(won[s] for s in range(n) if side_of(n, s) == i)}"
+                                 for i, name in enumerate(side_names(n))))
+        if n == 6:  # a team's tricks, then each seat's
+            tricks.append("   (" + " ".join(f"{SHORT[n][s]} {won[s]}" for s in range(n)) + ")",
+                          style="dim")
+        tricks.append(f"   ({len(view.tricks)} of 10 played)")
         grid.add_row("Tricks", tricks)
         if view.tricks:
             leader, cards, winner, led = view.tricks[-1]
             last = trick_text(view, leader, cards, led, person)
-            last.append(f"  → {SEAT_NAMES[winner]}", style="dim")
+            last.append(f"  → {names[winner]}", style="dim")
             grid.add_row("Last trick", last)
         if view.phase == Phase.PLAY:
             current = trick_text(view, view.leader, view.trick, view.led, person)
@@ -233,35 +277,36 @@ def table_view(view: SeatView, person: int, hand_no: int,
         if view.phase == Phase.EXCHANGE and seat == view.seat == view.turn:
             grid.add_row("Kitty", hand_text(picked, ctx, jokers))
     if view.exposed:
-        grid.add_row(f"{SEAT_NAMES[view.declarer]} (open)", hand_text(view.exposed, ctx, jokers))
+        grid.add_row(f"{names[view.declarer]} (open)", hand_text(view.exposed, ctx, jokers))
     hands = dict(shown or {})
     if view.seat == person:
         hands.setdefault(person, view.hand)
     for seat in sorted(hands, key=lambda s: (s != person, s)):
-        grid.add_row(seat_label(seat, person), hand_text(hands[seat], ctx, jokers))
-    dealer = f"dealer {SEAT_NAMES[view.dealer]}"
+        grid.add_row(seat_label(seat, person, n), hand_text(hands[seat], ctx, jokers))
+    dealer = f"dealer {names[view.dealer]}"
     return Panel(grid, title=f"Hand {hand_no} · {dealer}", title_align="left", expand=False)
 
 
 def reveal_panel(state: State, person: int) -> Panel:
     """Every hand as dealt, the kitty and each exchange: shown after a hand."""
-    jokers = state.rules.jokers
+    jokers, n = state.rules.jokers, state.rules.players
     ctx = state.context if state.contract is not None else NT_STANDARD
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="bold", no_wrap=True)
     grid.add_column()
     hands, kitty = state.dealt
-    for seat in range(4):
-        grid.add_row(seat_label(seat, person), hand_text(hands[seat], ctx, jokers))
+    for seat in range(n):
+        grid.add_row(seat_label(seat, person, n), hand_text(hands[seat], ctx, jokers))
     grid.add_row("Kitty", hand_text(kitty, ctx, jokers))
     for seat, picked, discarded in state.exchanges:
-        grid.add_row(f"{SEAT_NAMES[seat]} discarded", hand_text(discarded, ctx, jokers))
+        grid.add_row(f"{SEATS[n][seat]} discarded", hand_text(discarded, ctx, jokers))
     return Panel(grid, title="All hands as dealt", title_align="left", expand=False)
 
 
 def result_text(state: State, person: int) -> Text:
     r = state.result
-    jokers = state.rules.jokers
+    jokers, n = state.rules.jokers, state.rules.players
+    sides = side_names(n)
     if r is None:
         return Text("")
     if r.contract is None:
@@ -271,14 +316,16 @@ def result_text(state: State, person: int) -> Text:
     if r.contract == NO_CONTRACT:
         text = Text("No-contract play: ")
     else:
-        team = r.declarer % 2  # type: ignore[operator]
-        verdict = "made it" if r.made else "were set"
-        text = Text(f"{seat_label(r.declarer, person)}'s {action_label(r.contract, jokers)}: "  # type: ignore[arg-type]
-                    f"{TEAM_NAMES[team]} took {r.tricks[team]} tricks and {verdict}. ",
-                    style="bold green" if (team == person % 2) == bool(r.made) else "bold red")
-    text.append(f"Points {TEAM_NAMES[0]} {r.hand_points[0]:+d}, {TEAM_NAMES[1]} "
-                f"{r.hand_points[1]:+d}; scores {TEAM_NAMES[0]} {r.game_points[0]}, "
-                f"{TEAM_NAMES[1]} {r.game_points[1]}.")
+        team = side_of(n, r.declarer)  # type: ignore[arg-type]
+        verdict = ("made it" if r.made else "was set") if n == 3 else (
+            "made it" if r.made else "were set")
+        mine = person >= 0 and side_of(n, person) == team
+        text = Text(f"{seat_label(r.declarer, person, n)}'s {action_label(r.contract, jokers)}: "  # type: ignore[arg-type]
+                    f"{sides[team]} took {r.tricks[team]} tricks and {verdict}. ",
+                    style="bold green" if mine == bool(r.made) else "bold red")
+    text.append("Points " + ", ".join(f"{sides[i]} {p:+d}" for i, p in enumerate(r.hand_points))
+                + "; scores " + ", ".join(f"{sides[i]} {p}" for i, p in enumerate(r.game_points))
+                + ".")
     return text
 
 
@@ -290,15 +337,16 @@ def _pm(mean: float, se: float, signed: bool = True) -> str:
     return value + (f" ± {se:.0f}" if se == se else "")  # nan: a single world
 
 
-def estimates_table(estimates: Sequence["Estimate"], jokers: int = 1) -> Group:
+def estimates_table(estimates: Sequence["Estimate"], jokers: int = 1, players: int = 4) -> Group:
     """Expected hand points (own side minus the other) of every legal action, best first."""
     n = estimates[0].n if estimates else 0
     items = []
     for i, e in enumerate(estimates):
-        item = choice_text(e.action, jokers)
+        item = choice_text(e.action, jokers, players)
         item.append(f" {_pm(e.mean, e.se)}", style="bold" if i == 0 else "")
         items.append(item)
-    title = Text(f"Expected hand points, your side minus theirs (mc, {n} deals each):",
+    theirs = "the others' mean" if players == 3 else "theirs"
+    title = Text(f"Expected hand points, your side minus {theirs} (mc, {n} deals each):",
                  style="cyan")
     return Group(title, Columns(items, padding=(0, 3)))
 
@@ -318,12 +366,13 @@ def counter_table(view: SeatView, person: int) -> Table:
         played = Text(" ").join(card_text(c, jokers) for c in row.played)
         table.add_row(Text(label, style=SUIT_STYLES[row.suit]), played,
                       hand_text(row.held, ctx, jokers, False) if row.held else Text("-"),
-                      str(row.out), " ".join(SEAT_NAMES[s] for s in row.void) or "-")
+                      str(row.out),
+                      " ".join(SEATS[view.rules.players][s] for s in row.void) or "-")
     return table
 
 
-def analysis_text(result: "BidAnalysis", person: int, jokers: int = 1) -> Text:
-    team = TEAM_NAMES[person % 2]
+def analysis_text(result: "BidAnalysis", person: int, jokers: int = 1, players: int = 4) -> Text:
+    team = side_names(players)[side_of(players, person)]
     return Text(f"{action_label(result.bid, jokers)} as your contract, in {result.n} simulated "
                 f"deals: made {result.made} times ({result.p_make:.0%} ± {result.se_p:.0%}); "
                 f"expected points for {team} {_pm(result.points, result.se)} "

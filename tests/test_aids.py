@@ -157,3 +157,29 @@ def test_the_aids_shown_in_the_game_are_the_helpers_numbers():
         assert f"{action_label(e.action)} {_pm(e.mean, e.se)}" in out
     assert (f"made {analysis.made} times ({analysis.p_make:.0%}" in out
             and f"expected points for N/S {_pm(analysis.points, analysis.se)}" in out)
+
+
+@pytest.mark.parametrize("preset", ["three-handed", "six-handed"])
+def test_the_aids_at_three_and_six_players(preset):
+    """The counter covers the table size's pack and every seat; the mc aids score the
+    person's side (three players: their own points minus the mean of the others')."""
+    rules = Rules.preset(preset)
+    rng = random.Random(3)
+    rule = make_bot("rule")
+    state = State(rules, seed=4)
+    while not (state.phase == Phase.PLAY and len(state.tricks) >= 2):
+        if state.is_terminal:
+            state.next_hand()
+        state.apply(rule.act(seat_view(state, state.turn), rng))
+    view = seat_view(state, state.turn)
+    rows = card_count(view)
+    assert sum(len(r.played) for r in rows) == len(view.tricks) * len(view.tricks[0][1]) \
+        + len(view.trick)
+    assert sum(r.out for r in rows) + sum(len(r.played) for r in rows) \
+        + view.hand.bit_count() == len(rules.cards) - (3 if view.exchanges else 0)
+    helper = Helper(rules, hint_bot="rule", samples=2, seed=1)
+    estimates = helper.estimates(state, view)
+    assert sorted(e.action for e in estimates) == view.legal_actions()
+    assert helper.hint(state, view) in view.legal_actions()
+    if rules.players == 3:
+        assert view.team == view.seat

@@ -457,3 +457,242 @@ def test_claim_in_the_terminal_refused_then_standing(tmp_path):
     assert "Your claim stands: the remaining tricks are played out for you." in flat
     assert game.state.phase == Phase.HAND_OVER and game.state.result.tricks == (9, 1)
     assert replay_states(load_record(save))[-1] == game.state
+
+
+# ---------------------------------------------------------------------- three and six players
+
+
+def deal_n(rules: Rules, hands: dict[int, str], kitty: str, dealer: int) -> State:
+    """A deal of any table size: the named cards, the rest of the table size's pack in id
+    order (hands first, then the kitty)."""
+    given = {s: [parse_card(c) for c in hands.get(s, "").split()] for s in range(rules.players)}
+    kitty_cards = [parse_card(c) for c in kitty.split()]
+    named = {c for h in given.values() for c in h} | set(kitty_cards)
+    rest = [c for c in rules.cards if c not in named]
+    for s in range(rules.players):
+        while len(given[s]) < 10:
+            given[s].append(rest.pop(0))
+    kitty_cards += rest
+    return State.from_deal(rules, [given[s] for s in range(rules.players)], kitty_cards,
+                           dealer=dealer)
+
+
+def test_three_handed_a_whole_hand_typed_and_replayed(tmp_path):
+    rules = Rules.preset("three-handed")
+    # West (the person, seat 2) calls first: dealer East.
+    state = deal_n(rules, {2: "JK JH JD AH KH QH 10H AS AC AD"}, "7S 8S 7C", dealer=1)
+    save = tmp_path / "three.json"
+    lines = ["AS", "8H", "7S 8S", "7C", "KD", "JK"] + ["1"] * 9
+    game, out = run_game(state, 2, lines, bots={0: ScriptBot(), 1: ScriptBot()}, save=save)
+    flat = " ".join(out.split())
+    assert ("Five Hundred (3 players): you are West, playing for yourself; opponents "
+            "North (script) and East (script).") in flat
+    assert "Auction West (you) North East" in flat
+    assert "Scores North 0 East 0 West (you) 0" in flat
+    assert "Not allowed: this is the auction" in flat
+    assert "West (you) calls 8♥" in out and "West (you) discards 7♣" in out
+    assert "Not allowed: you do not hold K♦" in flat
+    assert "Trick 1: West JK North " in flat and "→ West (you) wins it" in out
+    assert len(out.split("Trick 1: ")[1].split("→")[0].split()) == 6  # three seats, three cards
+    assert game.state.phase == Phase.HAND_OVER and len(game.state.result.tricks) == 3
+    r = game.state.result
+    assert (f"West (you)'s 8♥: West took {r.tricks[2]} tricks and made it. Points North "
+            f"{r.hand_points[0]:+d}, East {r.hand_points[1]:+d}, West {r.hand_points[2]:+d}"
+            in flat)
+    record = load_record(save)
+    assert record["players"] == ["script", "script", "you"]
+    assert replay_states(record)[-1] == game.state
+    term, console = _terminal([])
+    assert cli.replay_main([str(save), "--no-pause"], term=term) == 0
+    out = console.export_text()
+    assert "1 hands (3 players)" in out and "Hand 1: East deals. North script, East script, " \
+        "West you" in out
+    assert "Final scores: North" in out and "All hands as dealt" in out
+    term, console = _terminal([])
+    assert cli.replay_main([str(save), "--no-pause", "--seat", "north"], term=term) == 0
+    assert "West discards" not in console.export_text()
+    assert cli.replay_main([str(save), "--web", "--no-browser"], term=term) == 2
+    assert cli.replay_main([str(save), "--seat", "south"], term=term) == 2
+
+
+SIX = A.action_table(6)
+
+
+def test_six_handed_cards_are_typed_discarded_and_played(tmp_path):
+    rules = Rules.preset("six-handed")
+    # South (the person, seat 3) calls first: dealer South-east.
+    state = deal_n(rules, {3: "JK JH JD AH KH QH 13H 12H 11H 10H"}, "2S 12D 3C", dealer=2)
+    assert parse_entry("13H", state) == [SIX.play_base + parse_card("13H")]  # refused later
+    save = tmp_path / "six.json"
+    lines = ["8H", "2S 12D", "13S", "3C", "2S", "JK", "13H"] + ["1"] * 8
+    bots = {s: ScriptBot() for s in range(6) if s != 3}
+    game, out = run_game(state, 3, lines, bots=bots, save=save)
+    flat = " ".join(out.split())
+    assert ("you are South, partners North-west (script) and North-east (script); opponents "
+            "South-west (script), North (script) and South-east (script).") in flat
+    assert "Scores N/SE/SW 0 NE/S/NW (you) 0" in flat
+    assert "Auction South (you) South-west North-west North North-east South-east" in flat
+    assert "South (you) discards 2♠" in out and "South (you) discards 12♦" in out
+    assert "'13S' is not a card" in out
+    assert "Not allowed: you do not hold 2♠" in flat
+    assert "South (you) plays JK" in out and "South (you) plays 13♥" in out
+    trick1 = out.split("Trick 1: ")[1].split("→")[0].split()
+    assert len(trick1) == 12 and trick1[:2] == ["South", "JK"]  # six seats, six cards
+    assert "Tricks N/SE/SW " in flat and "(N 0 NE 0 SE 0 S 1 SW 0 NW 0)" in flat
+    assert game.state.phase == Phase.HAND_OVER
+    assert "South (you)'s 8♥: NE/S/NW took" in flat and "Points N/SE/SW" in flat
+    record = load_record(save)
+    assert record["hands"][0]["actions"][6:10] == ["discard 2S", "discard 12D", "discard 3C",
+                                                   "play JK"]
+    assert len(record["players"]) == 6
+    assert replay_states(record)[-1] == game.state
+    term, console = _terminal([])
+    assert cli.replay_main([str(save), "--no-pause", "--seat", "ne"], term=term) == 0
+    out = console.export_text()
+    assert "Hand 1: South-east deals." in out and "South plays 13♥" in out
+    assert "South discards" not in out and "Final scores: N/SE/SW" in out
+
+
+def test_six_handed_entries_use_the_six_handed_action_table():
+    rules = Rules.preset("six-handed")
+    s = deal_n(rules, {3: "JK JH JD AH KH QH 13H 12H 11H 10H"}, "2S 12D 3C", dealer=2)
+    for name in ("8H", "pass", "pass", "pass", "pass", "pass"):
+        s.apply(A.str_to_action(name))
+    assert s.phase == Phase.EXCHANGE and s.turn == 3
+    assert parse_entry("2s 12d 11h", s) == [A.DISCARD_BASE + parse_card(c)
+                                           for c in ("2S", "12D", "11H")]
+    for c in ("2S", "12D", "3C"):
+        s.apply(SIX.from_str(f"discard {c}"))
+    assert parse_entry("11H", s) == parse_entry("play 11h", s) == [SIX.play_base + parse_card("11H")]
+    assert parse_entry("JK", s) == [SIX.play_base + 44]  # a trump contract: no suit named
+    assert parse_entry("1", s)[0] in s.legal_actions()
+    assert explain_illegal(s, SIX.play_base + parse_card("2S")) == "you do not hold 2♠"
+    with pytest.raises(EntryError, match="'13S' is not a card"):
+        parse_entry("13S", s)
+    four = _state()
+    with pytest.raises(EntryError, match="'2S' is a card of the six-handed pack only"):
+        parse_entry("2S", four)
+
+
+def test_six_handed_open_nullo_two_partners_sit_out():
+    rules = Rules.preset("six-handed")
+    state = deal_n(rules, {3: "2S 3S 4S 2C 3C 4C 2D 3D 4D 2H"}, "5S 5C 5D", dealer=2)
+    lines = ["open nullo", "5S 5C 5D"] + ["1"] * 10
+    bots = {s: ScriptBot() for s in range(6) if s != 3}
+    game, out = run_game(state, 3, lines, bots=bots)
+    flat = " ".join(out.split())
+    assert "Contract open nullo by South (you); North-east and North-west sit out" in flat
+    trick1 = out.split("Trick 1: ")[1].split("→")[0].split()
+    assert len(trick1) == 8  # four seats play
+    assert "North-east" not in trick1 and "North-west" not in trick1
+    if game.state.result.made:  # open nullo is worth 500: the game is won
+        assert "Game over: NE/S/NW win, 500 to 0. You win." in flat
+    assert game.state.is_terminal
+
+
+@pytest.mark.parametrize("preset", ["three-handed", "six-handed"])
+def test_every_action_is_explained_at_three_and_six(preset):
+    rules = Rules.preset(preset)
+    table = A.action_table(rules.players)
+    rng = random.Random(preset)
+    for seed in range(2):
+        s = State(rules, seed=seed)
+        while not s.is_terminal:
+            legal = set(s.legal_actions())
+            for action in range(table.num_actions):
+                why = explain_illegal(s, action)
+                assert why.endswith(" is legal") == (action in legal), (action, why)
+            s.apply(rng.choice(sorted(legal)))
+
+
+@pytest.mark.parametrize("preset,players", [("three-handed", 3), ("six-handed", 6)])
+def test_fh_play_three_and_six_handed_from_the_command_line(tmp_path, preset, players):
+    save = tmp_path / "g.json"
+    partner = [] if players == 3 else ["--partner", "rule,random"]
+    term, console = _terminal(["aid estimate on", "estimate", "aid counter on"] + ["1"] * 200)
+    assert cli.main(["--rules", preset, "--seed", "5", "--opponents", "rule", "--hands", "2",
+                     "--samples", "2", "--save", str(save)] + partner, term=term) == 0
+    out = console.export_text()
+    assert f"Five Hundred ({players} players)" in out
+    assert "Stopping after 2 hands" in out or "Game over" in out
+    assert "Expected hand points, your side minus" in out and "Card counter" not in out[:50]
+    record = load_record(save)
+    you = 2 if players == 3 else 3
+    assert record["players"][you] == "you" and len(record["players"]) == players
+    if players == 6:
+        assert record["players"] == ["rule", "random", "rule", "you", "rule", "rule"]
+    replay_states(record)
+
+
+def test_command_line_options_per_table_size(capsys):
+    term = _terminal([])[0]
+    assert cli.main(["--rules", "three-handed", "--partner", "rule"], term=term) == 2
+    assert "there is no --partner" in capsys.readouterr().err
+    assert cli.main(["--rules", "six-handed", "--opponents", "rule,rule"], term=term) == 2
+    assert "--opponents takes one bot name or 3" in capsys.readouterr().err
+    assert cli.main(["--rules", "three-handed", "--seat", "south"], term=term) == 2
+    assert "'south' is not a seat at a table of 3" in capsys.readouterr().err
+    assert cli.main(["--rules", "six-handed", "--opponents", "mcfast"], term=term) == 2
+    err = capsys.readouterr().err
+    assert "plays four players only" in err and len(err.strip().splitlines()) == 1
+    assert cli.main(["--rules", "six-handed", "--web", "--no-browser"], term=term) == 2
+    err = capsys.readouterr().err
+    assert "the browser draws four players only" in err and len(err.strip().splitlines()) == 1
+    args = cli.play_parser().parse_args(["--opponents", "a,b,c", "--partner", "d,e"])
+    assert cli.bot_names(args, 3, 6) == {4: "a", 0: "b", 2: "c", 5: "d", 1: "e"}
+    args = cli.play_parser().parse_args(["--opponents", "a,b"])
+    assert cli.bot_names(args, 2, 3) == {0: "a", 1: "b"}
+    assert cli.bot_names(args, 2, 4) == {3: "a", 1: "b", 0: "mc"}
+    assert cli.parse_seat("se", 6) == 2 and cli.parse_seat("north-west", 6) == 5
+    assert cli.parse_seat("west", 3) == 2 and cli.parse_seat("W") == 3
+
+
+def test_an_aid_whose_bot_refuses_the_table_size_says_so_in_one_line():
+    from play.aids import Helper
+
+    rules = Rules.preset("six-handed")
+    state = deal_n(rules, {}, "", dealer=2)
+    bots = {s: ScriptBot() for s in range(6) if s != 3}
+    helper = Helper(rules, hint_bot="mcfast", samples=2, seed=1)
+    _, out = run_game(state, 3, ["hint", "q"], bots=bots, aids=["hint", "counter"],
+                      helper=helper)
+    line = [x for x in out.splitlines() if "hint aid" in x]
+    assert line and line[0].startswith("The hint aid is not available in this game: mcfast "
+                                       "does not play these rules (6 players)")
+
+
+@pytest.mark.parametrize("preset,players", [("three-handed", 3), ("six-handed", 6)])
+def test_the_real_command_in_a_pseudo_terminal_at_three_and_six(tmp_path, preset, players):
+    save = tmp_path / "pty.json"
+    extra = [] if players == 3 else ["--partner", "rule"]
+    child = pexpect.spawn(sys.executable, ["-m", "play.cli", "--rules", preset, "--seed", "3",
+                                           "--opponents", "rule", "--hands", "1",
+                                           "--no-color", "--save", str(save)] + extra,
+                          encoding="utf-8", timeout=60, dimensions=(50, 140), cwd=str(ROOT),
+                          env={"PATH": "/usr/bin:/bin", "TERM": "xterm", "PYTHONPATH": str(ROOT)})
+    child.expect(f"Five Hundred \\({players} players\\)")
+    prompts = [r"Your call> ", r"Discard \d cards?> ", r"Your (lead|play)> ",
+               r"names which suit\? (\w)", r"Stopping after 1 hand", pexpect.EOF]
+    seen: set[int] = set()
+    calls = 0
+    while True:
+        i = child.expect(prompts)
+        seen.add(i)
+        if i == 3:
+            child.sendline(child.match.group(1))
+        elif i == 0 and calls == 0:
+            calls += 1
+            child.sendline("11S")  # a card in the auction: refused with the reason
+            child.expect("this is the auction" if players == 6 else
+                         "'11S' is a card of the six-handed pack only")
+        elif i in (0, 1, 2):
+            child.sendline("1")
+        else:
+            break
+    assert 4 in seen
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    record = load_record(save)
+    assert len(record["players"]) == players and len(record["hands"]) == 1
+    replay_states(record)

@@ -215,3 +215,27 @@ def test_fh_replay_web_serves_a_record_file(tmp_path):
     frames = replay_only.get("/api/replay/file").json()["frames"]
     assert frames[0]["text"] == "Hand 1: East deals." and frames[-1]["result"]
     assert replay_only.get("/api/state").status_code == 404
+
+
+def test_three_and_six_players_are_refused_by_the_browser_in_one_line(tmp_path, capsys):
+    from fh_env.engine import State
+    from fh_env.records import Recorder
+
+    for preset in ("three-handed", "six-handed"):
+        rules = Rules.preset(preset)
+        assert cli.main(["--rules", preset, "--web", "--no-browser", "--opponents",
+                         "random"]) == 2
+        err = capsys.readouterr().err.strip()
+        assert err.startswith("fh-play: the browser draws four players only") and "\n" not in err
+        with pytest.raises(ValueError, match="four players only"):
+            WebGame(rules, 2, {s: make_bot("random") for s in range(rules.players) if s != 2})
+        state = State(rules, seed=1)
+        recorder = Recorder(state)
+        rng = random.Random(1)
+        while not state.is_terminal:
+            recorder.apply(rng.choice(state.legal_actions()))
+        save = recorder.save(tmp_path / f"{preset}.json")
+        assert cli.replay_main([str(save), "--web", "--no-browser"]) == 2
+        assert "the browser replays four players only" in capsys.readouterr().err
+        r = client(fixed_game()).post("/api/replay", json=recorder.record())
+        assert r.status_code == 422 and "four players only" in r.json()["error"]

@@ -98,6 +98,9 @@ class WebGame(Table):
     def __init__(self, rules: Rules, person: int, bots: Mapping[int, Bot], seed: int = 0,
                  aids: Iterable[str] = (), save: str | None = None,
                  helper: Any = None, state: State | None = None, pace_ms: int = 700) -> None:
+        if rules.players != 4:
+            raise ValueError(f"the browser draws four players only, not players="
+                             f"{rules.players}; play it in the terminal (without --web)")
         super().__init__(rules, person, bots, seed=seed, aids=aids, save=save, helper=helper,
                          state=state)
         self.lock = threading.RLock()  # the server answers requests on several threads
@@ -396,6 +399,9 @@ def replay_frames(record: dict[str, Any]) -> list[dict[str, Any]]:
     """Every step of a record (checked by :func:`fh_env.records.replay`) as the replay page
     shows it: all hands open (a record is of finished hands), the trick, the scores."""
     rules = Rules.from_dict(record["rules"])
+    if rules.players != 4:
+        raise ValueError(f"the replay page draws four players only, not players="
+                         f"{rules.players}; replay it with fh-replay in the terminal")
     jokers = rules.jokers
     frames = []
     for step in replay(record):
