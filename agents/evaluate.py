@@ -20,6 +20,9 @@ seating as above, and reports A's win rate (a draw or an unfinished game counts 
 share: one half, or one third with three players, which is also the win rate of two equal bots
 there) with a 95% Wilson interval.
 
+``fh-eval --tournament BOT BOT ...`` (:mod:`agents.tournament`) plays every pair of several bots
+this way on the same deals and rates them.
+
 Every random choice comes from the seed and the deal's index (each seat's generator is
 ``Random("seed/deal/swap/seat")``, ``swap`` the seating), so the results do not depend on
 ``workers``.
@@ -329,11 +332,16 @@ def _game_chunk(indices: tuple[int, int]) -> list[list[tuple]]:
 
 
 def _run(kind: str, n: int, a: Bot | str, b: Bot | str, rules: Rules, seed: int, workers: int,
-         progress: bool, desc: str, save: str | None = None) -> list[list[tuple]]:
+         progress: bool, desc: str, save: str | None = None, bar: Any = None
+         ) -> list[list[tuple]]:
+    """Play deals (``kind="deals"``) or game pairs ``0 .. n-1``; ``bar``: a progress bar to
+    advance (and leave open) instead of a new one."""
     chunk = max(1, min(8, n // max(1, 4 * workers)))
     chunks = [(i, min(n, i + chunk)) for i in range(0, n, chunk)]
     fn = _deal_chunk if kind == "deals" else _game_chunk
-    bar = _progress(n, desc, progress)
+    own_bar = bar is None
+    if own_bar:
+        bar = _progress(n, desc, progress)
     out: list[list[tuple]] = []
     if workers <= 1:
         _init_worker(a, b, rules, seed, save)
@@ -349,7 +357,8 @@ def _run(kind: str, n: int, a: Bot | str, b: Bot | str, rules: Rules, seed: int,
             for c, part in zip(chunks, pool.imap(fn, chunks)):
                 out.extend(part)
                 bar.update(c[1] - c[0])
-    bar.close()
+    if own_bar:
+        bar.close()
     return out
 
 
@@ -374,6 +383,16 @@ def duplicate(a: Bot | str, b: Bot | str, rules: RulesSpec = None, deals: int = 
     ``a`` and ``b`` are bots or registry specs (specs are rebuilt in each worker process).
     ``save``: a folder for the record of each deal (:mod:`fh_env.records`, ``fh-replay``).
     """
+    return _duplicate(a, b, rules, deals=deals, seed=seed, games=games, workers=workers,
+                      progress=progress, rules_name=rules_name, save=save)[0]
+
+
+def _duplicate(a: Bot | str, b: Bot | str, rules: RulesSpec = None, deals: int = 200,
+               seed: int = 0, games: int = 0, workers: int = 1, progress: bool = False,
+               rules_name: str | None = None, save: str | None = None, bar: Any = None
+               ) -> tuple[DuplicateResult, list[float]]:
+    """:func:`duplicate` and the value of each deal (A's points minus B's, deal ``i`` at
+    index ``i``); ``bar``: a progress bar to advance (the tournament's) instead of new ones."""
     if rules_name is None:
         rules_name = rules if isinstance(rules, str) else None
     rules = resolve_rules(rules)
@@ -387,7 +406,7 @@ def duplicate(a: Bot | str, b: Bot | str, rules: RulesSpec = None, deals: int = 
             if callable(check):
                 check(rules)
     start = time.perf_counter()
-    records = _run("deals", deals, a, b, rules, seed, workers, progress, "deals", save)
+    records = _run("deals", deals, a, b, rules, seed, workers, progress, "deals", save, bar)
     values, a_pts, b_pts = [], [], []
     contracts = {t: {k: [0, 0] for k in KINDS} for t in ("A", "B")}
     levels: dict[str, list[int]] = {"A": [], "B": []}
@@ -415,7 +434,7 @@ def duplicate(a: Bot | str, b: Bot | str, rules: RulesSpec = None, deals: int = 
         avg_level={t: (sum(v) / len(v) if v else 0.0) for t, v in levels.items()},
         players=rules.players)
     if games:
-        pairs = _run("games", games, a, b, rules, seed, workers, progress, "games")
+        pairs = _run("games", games, a, b, rules, seed, workers, progress, "games", bar=bar)
         played = [g for pair in pairs for g in pair]
         share = 1 / rules.sides  # a draw or an unfinished game: an equal share
         wins = sum(1.0 if r == 1 else share if r in (DRAW, None) else 0.0 for r, _ in played)
@@ -426,7 +445,7 @@ def duplicate(a: Bot | str, b: Bot | str, rules: RulesSpec = None, deals: int = 
             ci_low=low_g, ci_high=high_g,
             mean_hands=sum(h for _, h in played) / len(played))
     result.seconds = time.perf_counter() - start
-    return result
+    return result, values
 
 
 # ---------------------------------------------------------------------------- command line
@@ -457,6 +476,9 @@ def parser() -> argparse.ArgumentParser:
                    help="write the record of each duplicate deal (both plays) to DIR, "
                         "readable by fh-replay")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    p.add_argument("--tournament", action="store_true",
+                   help="fh-eval --tournament BOT BOT ...: play every pair of the bots on the "
+                        "same duplicate deals and rate them (see fh-eval --tournament --help)")
     return p
 
 
@@ -478,6 +500,11 @@ def load_rules(spec: str) -> Rules:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if "--tournament" in argv:  # fh-eval --tournament BOT BOT ... (agents.tournament)
+        from .tournament import main as tournament_main
+
+        return tournament_main(argv)
     args = parser().parse_args(argv)
     from .registry import make_bot
 

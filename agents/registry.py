@@ -33,7 +33,8 @@ name               bot
 ``mcfast``         Monte Carlo play with compiled rollouts (:mod:`agents.mc_fast`, imported
                    lazily); option ``samples`` (default 100)
 ``neural``         the trained policy, ``neural:PATH[,greedy=0][,strict_rules=0]``
-                   (:mod:`agents.neural`, imported lazily)
+                   (:mod:`agents.neural`, imported lazily); ``neural:best`` is the strongest
+                   shipped agent for the default rules (:data:`BEST_AGENTS`)
 =================  ==============================================================
 
 Bots that were trained under one rule set (``neural``) are checked against the rules of the
@@ -252,9 +253,47 @@ def _make_mcfast(name: str, **options: Any) -> Bot:
 
 
 def _make_neural(name: str, arg: str, **options: Any) -> Bot:
-    from .neural import make_neural_bot  # torch only when a neural bot is asked for
+    from .neural import make_neural_bot, split_legacy_suffix  # torch only when asked for
 
+    path, greedy = split_legacy_suffix(arg)
+    resolved = resolve_agent_alias(path)
+    if resolved != path:
+        arg = resolved + {None: "", True: ":greedy", False: ":sample"}[greedy]
     return make_neural_bot(arg, **options)
+
+
+# ---------------------------------------------------------------------------- neural:best
+#: The strongest shipped agent (a name in agents/checkpoints/) for each rules preset that has
+#: one: ``neural:best`` is the default rules' (``australian-no-nullo``), ``neural:best-PRESET``
+#: another preset's.  Chosen by the leaderboard of docs/bots.md (duplicate deals that neither
+#: training nor selection used); update it when a stronger agent is shipped.
+BEST_AGENTS: dict[str, str] = {"australian-no-nullo": "ppo-long"}
+DEFAULT_PRESET = "australian-no-nullo"  # the preset equal to Rules(), fh-eval's default
+
+
+def resolve_agent_alias(name: str) -> str:
+    """``best`` -> the shipped name of the strongest agent for the default rules,
+    ``best-PRESET`` -> the one for PRESET; any other name unchanged.
+
+    A file or a run directory of that name comes first (as for every ``neural:PATH``).  A preset
+    without a best agent, or no preset at all, is a ValueError listing those that have one.
+    """
+    if name != "best" and not name.startswith("best-"):
+        return name
+    if Path(name).exists():
+        return name
+    preset = DEFAULT_PRESET if name == "best" else name[len("best-"):]
+    if preset in BEST_AGENTS:
+        return BEST_AGENTS[preset]
+    from fh_env.rules import PRESETS
+
+    have = ", ".join(f"neural:best-{p} (= neural:{BEST_AGENTS[p]}"
+                     + (", also neural:best" if p == DEFAULT_PRESET else "") + ")"
+                     for p in BEST_AGENTS)
+    what = ("is not a preset (presets: " + ", ".join(PRESETS) + ")" if preset not in PRESETS
+            else "has no shipped agent")
+    raise ValueError(f"no best agent for neural:{name}: {preset!r} {what}; best agents exist "
+                     f"for: {have or 'none'}")
 
 
 _RULE_OPTIONS = tuple(Option(f.name, "float", "a bidding constant (tricks)", default=f.default)
@@ -358,7 +397,7 @@ def check_spec(spec: str) -> None:
     if info.name == "neural":
         from .neural import resolve_checkpoint, split_legacy_suffix
 
-        resolve_checkpoint(split_legacy_suffix(options["arg"])[0])
+        resolve_checkpoint(resolve_agent_alias(split_legacy_suffix(options["arg"])[0]))
 
 
 def make_bot(spec: str, rules: Rules | None = None) -> Bot:
@@ -396,6 +435,9 @@ def bot_help(width: int = 88) -> str:
     shipped = shipped_agents()
     lines.append("shipped agents (agents/checkpoints/): "
                  + (", ".join(f"neural:{n}" for n in shipped) or "none"))
+    lines.append("strongest shipped agent: "
+                 + ", ".join(("neural:best" if p == DEFAULT_PRESET else f"neural:best-{p}")
+                             + f" = neural:{n} ({p})" for p, n in BEST_AGENTS.items()))
     lines.append("examples: mc:samples=50,infer=1  rule:nt_risk=0.5  neural:ppo-long,greedy=0  "
                  "neural:runs/x/agent.pt,strict_rules=0")
     return "\n".join(lines)
