@@ -302,23 +302,19 @@ def main(argv: list[str] | None = None) -> dict:
               f"{args.runs} runs of {args.seconds:g} s")
         print(f"{'N':>5} {'python':>10} {'compiled':>10} {'ratio':>6} {'core python':>12} "
               f"{'core compiled':>14} {'ratio':>6}")
-        for row in vs:
-            p, c = row["python"], row["compiled"]
-            print(f"{row['n']:>5} {p['learner_steps_per_cpu_s']:>10,.0f} "
-                  f"{c['learner_steps_per_cpu_s']:>10,.0f} "
-                  f"{row['ratio_learner_steps_per_cpu_s']:>6.1f} "
-                  f"{p['core_learner_steps_per_cpu_s']:>12,.0f} "
-                  f"{c['core_learner_steps_per_cpu_s']:>14,.0f} "
-                  f"{row['ratio_core_learner_steps_per_cpu_s']:>6.1f}")
-        print("the same with VectorEnv(deals='compiled') (deals drawn in the compiled core)")
-        for row in vs:
-            p, d = row["python"], row["compiled_deals"]
-            print(f"{row['n']:>5} {p['learner_steps_per_cpu_s']:>10,.0f} "
-                  f"{d['learner_steps_per_cpu_s']:>10,.0f} "
-                  f"{row['deals_ratio_learner_steps_per_cpu_s']:>6.1f} "
-                  f"{p['core_learner_steps_per_cpu_s']:>12,.0f} "
-                  f"{d['core_learner_steps_per_cpu_s']:>14,.0f} "
-                  f"{row['deals_ratio_core_learner_steps_per_cpu_s']:>6.1f}")
+        for title, name, ratio in (("", "compiled", "ratio_"), (
+                "the same with VectorEnv(deals='compiled') (deals drawn in the compiled core)",
+                "compiled_deals", "deals_ratio_")):
+            if title:
+                print(title)
+            for row in vs:
+                p, c = row["python"], row[name]
+                print(f"{row['n']:>5} {p['learner_steps_per_cpu_s']:>10,.0f} "
+                      f"{c['learner_steps_per_cpu_s']:>10,.0f} "
+                      f"{row[ratio + 'learner_steps_per_cpu_s']:>6.1f} "
+                      f"{p['core_learner_steps_per_cpu_s']:>12,.0f} "
+                      f"{c['core_learner_steps_per_cpu_s']:>14,.0f} "
+                      f"{row[ratio + 'core_learner_steps_per_cpu_s']:>6.1f}")
     if res.agree != res.positions:
         sys.exit(1)
     return result
