@@ -8,7 +8,8 @@ less).  Every figure is a median over ``--runs`` runs.  The sections (``--only``
 * ``engine``: the reference engine, random full hands/s and actions/s, default rules and
   american-double-nullo, against a bare-Python loop of the same kind of work (``bench.engine``);
 * ``env``: the AEC env, agent steps/s and hands/s through ``agent_iter``/``last``/``step``,
-  against PettingZoo's ``connect_four_v3`` ``env()`` and ``raw_env()`` (``bench.env``);
+  against PettingZoo's ``connect_four_v3`` ``env()`` and ``raw_env()``, and ``env()`` against
+  itself before incremental observations (``bench.env.before_env``) (``bench.env``);
 * ``vector``: the numba fast core at several batch sizes N, against the engine (``bench.vector``);
 * ``vector_env``: ``fh_env.envs.vector.VectorEnv`` agent steps/s with observations and masks at
   several N, against the engine building the same one game at a time (``bench.vector_env``);
@@ -91,8 +92,10 @@ def env_section(s: Settings) -> tuple[dict[str, Any], list[Row]]:
     bench_env._connect_four()  # stands pygame in where it is missing (rendering only)
     from pettingzoo.classic import connect_four_v3
 
+    before = "fh_env.env() before: full re-encoding, PettingZoo wrapper paths"
     makers: dict[str, Callable[[], Any]] = {
         "fh_env.env()": fh_env.env, "fh_env.raw_env()": raw_env,
+        before: bench_env.before_env,
         "connect_four_v3.env()": connect_four_v3.env,
         "connect_four_v3.raw_env()": connect_four_v3.raw_env}
     ours_of = {"fh_env.env()": "connect_four_v3.env()",
@@ -113,6 +116,13 @@ def env_section(s: Settings) -> tuple[dict[str, Any], list[Row]]:
         ratio = (common.median_ratio(runs, name, ref, "steps_per_cpu_s") if ref else None)
         episodes = "hands/s" if name.startswith("fh_env") else "games/s"
         label = name if ref else f"peer: PettingZoo {name}"
+        if name == before:  # the env before incremental observations, in the same rounds
+            ratio = common.median_ratio(runs, "fh_env.env()", before, "steps_per_cpu_s")
+            f["env_steps_ratio_to_before"] = ratio
+            rows.append(row("env", name, "cpu", f["steps_per_cpu_s"], "agent steps/s",
+                            f["episodes_per_cpu_s"], episodes, ratio,
+                            "fh_env.env() agent steps ÷ this"))
+            continue
         rows.append(row("env", label, "cpu", f["steps_per_cpu_s"], "agent steps/s",
                         f["episodes_per_cpu_s"], episodes, ratio,
                         f"agent steps ÷ {ref}" if ref else None))

@@ -110,6 +110,10 @@ The names of this module (``LAYOUT``, ``OBS_SIZE``, ``layout_table()`` …) are 
 layout's; :func:`encode`, :func:`observation`, :func:`action_mask`, :func:`encode_state`,
 :func:`decode` and :func:`observation_bounds` take any table size.  The index tables of 3 and
 6 players are in docs/environment.md (``layout(3).table()``, ``layout(6).table()``).
+
+The environments do not call :func:`encode` at every step: :mod:`fh_env.observe_incremental`
+keeps each seat's observation up to date from the game's events (byte-identical to
+:func:`observation`, entry positions from the same :class:`Layout`).
 """
 
 from __future__ import annotations

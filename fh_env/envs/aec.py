@@ -16,7 +16,9 @@ Observations        ``{"observation": float32[OBS_SIZE], "action_mask": int8[130
                     3 or 6 players the sizes of ``fh_env.observe.layout(players)``)
 Observation values  seat-relative, perfect recall: the index table of :mod:`fh_env.observe`;
                     ``fh_env.observe.decode(obs)`` reads one back into named fields; the Box
-                    has finite bounds per entry (``observation_bounds``)
+                    has finite bounds per entry (``observation_bounds``); kept up to date per
+                    seat from the game's events (:mod:`fh_env.observe_incremental`), new
+                    arrays at every call
 State               ``state()``: float32[STATE_SIZE], the full deal (``encode_state``)
 ==================  ==============================================================
 
@@ -100,6 +102,7 @@ from ..contracts import DRAW
 from ..engine import (IllegalActionError, Phase, State, check_deal, side_of, sitting_out_seats,
                       trick_order)
 from ..observe import encode_state, layout, observation, observation_bounds, state_bounds
+from ..observe_incremental import IncrementalObserver
 from ..rules import Rules, RulesSpec, resolve_rules, rules_name
 from ..view import SeatView, seat_view
 from .rewards import check_episode, side_rewards, team_rewards
@@ -208,6 +211,7 @@ class raw_env(AECEnv, EzPickle):
         self._seeds: random.Random | None = None
         self._game: State | None = None
         self._rewarded = False  # whether self.rewards holds non-zero values
+        self._observer = IncrementalObserver(players)
 
     # ------------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> spaces.Dict:
@@ -307,7 +311,15 @@ class raw_env(AECEnv, EzPickle):
             self.agent_selection = agents[game.turn]
 
     # ------------------------------------------------------------------ observing
+    #: Observations kept up to date per seat from the game's events
+    #: (:class:`fh_env.observe_incremental.IncrementalObserver`, byte-identical to a full
+    #: encode); False encodes every observation from the seat view again (the reference that
+    #: ``python -m bench.env`` measures against).
+    incremental_observations = True
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        if self.incremental_observations:
+            return self._observer.observation(self._game, _SEAT[agent])
         return observation(seat_view(self._game, _SEAT[agent]))
 
     def state(self) -> np.ndarray:
@@ -577,6 +589,15 @@ class _TerminateIllegal(_ForwardAttributes, wrappers.TerminateIllegalWrapper):
         else:
             self.env.step(action)
 
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        # TerminateIllegalWrapper.observe, reading the raw env's attributes directly.
+        raw = self._raw
+        obs = raw.observe(agent)
+        if agent == raw.agent_selection:
+            self._prev_obs = obs
+            self._prev_info = raw.infos.get(agent, {})
+        return obs
+
 
 class _AssertOutOfBounds(_ForwardAttributes, wrappers.AssertOutOfBoundsWrapper):
     def __init__(self, env: AECEnv) -> None:
@@ -614,9 +635,81 @@ def _after_reset(name: str) -> property:
 
 
 class _OrderEnforcing(_ForwardAttributes, wrappers.OrderEnforcingWrapper):
+    """PettingZoo's OrderEnforcingWrapper; once reset, ``last``, ``observe`` and ``step`` go
+    straight to the wrapper that acts on them (the AssertOutOfBounds wrapper only checks the
+    actions of ``step``; observing passes through it unchanged), with the same checks."""
+
     def __init__(self, env: AECEnv) -> None:
         self._raw = env.unwrapped
         super().__init__(env)
+        inner = env
+        while isinstance(inner, _AssertOutOfBounds):
+            inner = inner.env
+        self._observing = inner  # the first wrapper down the chain whose observe does anything
+
+    def observe(self, agent: str) -> dict[str, np.ndarray] | None:
+        if not self._has_reset:
+            return super().observe(agent)
+        return self._observing.observe(agent)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            return super().last(observe)
+        raw = self._raw
+        agent = raw.agent_selection
+        observing = self._observing
+        if not observe:
+            obs = None
+        elif type(observing) is _TerminateIllegal:  # its observe, one call less
+            obs = observing._prev_obs = raw.observe(agent)
+            observing._prev_info = raw.infos.get(agent, {})
+        else:
+            obs = observing.observe(agent)
+        return (obs, raw._cumulative_rewards[agent], raw.terminations[agent],
+                raw.truncations[agent], raw.infos[agent])
+
+    def step(self, action: Any) -> None:
+        raw = self._raw
+        if not (self._has_reset and raw.agents):
+            super().step(action)
+            return
+        self._has_updated = True
+        term = self._observing
+        # The usual step (a plain int, in range, legal for a live agent that was observed) goes
+        # straight to the raw env, as the chain would send it; anything else takes the chain.
+        if (type(term) is _TerminateIllegal and type(action) is int
+                and term._prev_obs is not None and 0 <= action < raw.num_actions):
+            agent = raw.agent_selection
+            if (not raw.terminations[agent] and not raw.truncations[agent]
+                    and term._prev_obs["action_mask"][action]):
+                term._prev_obs = term._prev_info = None
+                raw.step(action)
+                return
+        self.env.step(action)
+
+    def agent_iter(self, max_iter: int = 2**63) -> "_AgentIterable":
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _AgentIterable(self, max_iter)
+
+
+class _AgentIterable(wrappers.order_enforcing.AECOrderEnforcingIterable):
+    def __iter__(self) -> "_AgentIterator":
+        return _AgentIterator(self.env, self.max_iter)
+
+
+class _AgentIterator(wrappers.order_enforcing.AECOrderEnforcingIterator):
+    """PettingZoo's AECOrderEnforcingIterator, reading the raw env's attributes directly."""
+
+    def __next__(self) -> str:
+        env = self.env
+        raw = env._raw
+        if not raw.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        env._has_updated = False
+        return raw.agent_selection
 
     agents = _after_reset("agents")
     agent_selection = _after_reset("agent_selection")
