@@ -1,4 +1,4 @@
-"""``mcfast``: Monte Carlo play with compiled rollouts (the fast core and :mod:`agents.rollout_policy`).
+"""``mcfast``: Monte Carlo play with compiled rollouts (the fast core and the compiled rule bot).
 
 At a PLAY decision the bot does what :class:`agents.mc.MCBot` does (same candidates,
 :func:`agents.mc.distinct_plays`; the same exact distribution of worlds as
@@ -8,8 +8,10 @@ compiled code: :class:`agents.sampler_compiled.CompiledSampler` (seeded from the
 generator, so its worlds are not the Python sampler's at the same seed) loads the public history
 into one fast-core record once (:meth:`fh_env.compiled.games.FastGames.set_state`), copies it
 ``samples x candidates`` times with each world's hidden cards, and every copy plays its
-candidate and then the rest of the hand with the compiled heuristic policy.  The chosen card is
-the one with the best mean team hand score (its team's points minus the other's).
+candidate and then the rest of the hand with the compiled rule bot (:data:`ROLLOUTS`): on the
+same worlds it scores every candidate exactly as ``mc`` does (``tests/test_mc_fast.py``).  The
+chosen card is the one with the best mean team hand score (its team's points minus the
+other's).
 
 Auction and kitty-exchange decisions are delegated to :class:`agents.mc.MCBot` with the same
 number of samples (its rule-bot rollouts run through the auction and exchange, which the
@@ -34,16 +36,29 @@ from fh_env.view import SeatView
 
 from .mc import MCBot, distinct_plays
 from .rule import RuleBot
+from .rule_compiled import RuleSeats
+from .rule_compiled import rollouts as rule_rollouts
 from .sampler_compiled import CompiledSampler
+
+#: How the rollouts play the rest of the hand: ``rule``, the rule bot at every seat in compiled
+#: code (:mod:`agents.rule_compiled`), exactly ``mc``'s rollouts, so that mcfast scores each
+#: candidate as ``mc`` does on the same worlds; ``policy``, the simpler and faster compiled
+#: policy of :mod:`agents.rollout_policy`.
+ROLLOUTS = ("rule", "policy")
 
 
 class FastMCBot:
     """Monte Carlo player with compiled rollouts; ``act`` draws only from the given generator."""
 
-    def __init__(self, samples: int = 20, name: str | None = None) -> None:
+    def __init__(self, samples: int = 20, name: str | None = None,
+                 rollout: str = "rule") -> None:
         if samples < 1:
             raise ValueError(f"mcfast needs at least 1 sample, not {samples}")
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"mcfast rollout={rollout!r}: choose one of {', '.join(ROLLOUTS)}")
         self.samples = samples
+        self.rollout = rollout
+        self._twins: dict[Rules, RuleSeats] = {}
         self.name = name or f"mcfast:samples={samples}"
         self._mc = MCBot(samples=samples)
         self._rule = RuleBot()
@@ -82,6 +97,10 @@ class FastMCBot:
         games["dealt_hands"] = np.repeat(np.array([w.dealt[0] for w in worlds], np.uint64), k,
                                          axis=0)
         games["dealt_kitty"] = np.repeat(np.array([w.dealt[1] for w in worlds], np.uint64), k)
+        if worlds[0].exchanges:  # who picked up what differs between worlds (not who exchanged)
+            for field, j in (("exch_picked", 1), ("exch_discards", 2)):
+                games[field][:, :len(worlds[0].exchanges)] = np.repeat(np.array(
+                    [[e[j] for e in w.exchanges] for w in worlds], np.uint64), k, axis=0)
         return self.score(view, candidates, games)
 
     def draw_worlds(self, view: SeatView, repeat: int, rng: random.Random) -> np.ndarray:
@@ -96,7 +115,14 @@ class FastMCBot:
         k = len(candidates)
         n = len(games) // k
         first = np.tile(np.asarray(candidates, dtype=np.int64), n)
-        policy_rollouts(games, self._loader(view.rules)._rules, first)
+        rules_record = self._loader(view.rules)._rules
+        if self.rollout == "rule":
+            twin = self._twins.get(view.rules)
+            if twin is None:
+                twin = self._twins[view.rules] = RuleSeats(view.rules)
+            rule_rollouts(games, rules_record, twin.record, first)
+        else:
+            policy_rollouts(games, rules_record, first)
         self.rollouts += n * k
         team = view.seat % 2
         points = games["hand_points"]

@@ -351,7 +351,10 @@ BOTS: dict[str, BotInfo] = {
                         _make_mc, defaults={"infer": True}),
     "mcfast": BotInfo("mcfast", "Monte Carlo card play with compiled rollouts (100 worlds)",
                       (Option("samples", "int", "worlds per decision", minimum=1,
-                              default=LEVELS[6]),), _make_mcfast),
+                              default=LEVELS[6]),
+                       Option("rollout", "choice", "rollouts by the rule bot (as mc) or the "
+                              "faster compiled policy", choices=("rule", "policy"),
+                              default="rule")), _make_mcfast),
     "neural": BotInfo("neural", "a trained policy: PATH is a checkpoint file, a run "
                       "directory or a shipped name", _NEURAL_OPTIONS, _make_neural,
                       positional="PATH",

@@ -809,6 +809,18 @@ def act(games, rules, bot, rows, out):
 
 
 @njit(cache=True)
+def rollouts(games, rules, bot, first):
+    """In each game ``i``, play ``first[i]``, then the rule bot at every seat to the end of the
+    hand: :func:`agents.mc.rollout` (``policy="rule"``) in compiled code."""
+    r, b = rules[0], bot[0]
+    for i in range(games.shape[0]):
+        g = games[i]
+        apply(g, r, first[i])
+        while g.phase < HAND_OVER:
+            apply(g, r, choose(g, r, b))
+
+
+@njit(cache=True)
 def play_seats(games, rules, bot, rows, seats):
     """In each game ``rows[k]``, play the bot while the seat on turn has its bit in
     ``seats[rows[k]]`` and the hand goes on; returns the number of decisions made."""

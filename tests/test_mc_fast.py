@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from agents.match import play_hand
-from agents.mc import distinct_plays
+from agents.mc import distinct_plays, rollout, team_score
 from agents.mc_fast import FastMCBot
 from agents.sampler import Determinizer
 from fh_env import actions as A
@@ -111,7 +111,7 @@ def test_policy_partner_winning_plays_low() -> None:
 def test_batch_of_copied_worlds_scores_like_each_world_alone() -> None:
     rules = Rules.preset("australian")
     rng = random.Random(5)
-    bot = FastMCBot(samples=6)
+    bot = FastMCBot(samples=6, rollout="policy")  # compared with policy_rollouts below
     checked = 0
     for seed in range(40):
         state = State(rules, seed=seed)
@@ -218,3 +218,37 @@ def test_fast_mc_refuses_three_and_six_players() -> None:
         bot = FastMCBot(samples=2)
         with pytest.raises(ValueError, match="four players only"):
             bot.act(seat_view(State(rules, seed=0), 0), random.Random(0))
+
+
+@pytest.mark.parametrize("preset", ["australian-no-nullo", "american-double-nullo"])
+def test_rule_rollouts_score_every_candidate_as_mc_does(preset: str) -> None:
+    """On the same worlds, mcfast's compiled rule-bot rollouts give every candidate exactly the
+    mean that mc's Python rollouts give (so mcfast decides as mc would at equal worlds)."""
+    rules = Rules.preset(preset)
+    bot = FastMCBot(samples=8)
+    checked = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        state = State(rules, seed=seed)
+        while not state.is_terminal and (state.phase != Phase.PLAY or len(state.trick) < 1
+                                         or len(state.tricks) < seed % 6):
+            state.apply(rng.choice(state.legal_actions()))
+        if state.is_terminal:
+            continue
+        view = seat_view(state, state.turn)
+        candidates = distinct_plays(view)
+        if len(candidates) < 2:
+            continue
+        det = Determinizer(view)
+        worlds = [det.sample(rng) for _ in range(8)]
+        expected = []
+        for action in candidates:
+            total = 0.0
+            for world in worlds:
+                w = world.clone()
+                w.apply(action)
+                total += team_score(rollout(w), view.seat % 2)
+            expected.append(total / len(worlds))
+        assert np.allclose(bot.evaluate(view, candidates, worlds), expected), (preset, seed)
+        checked += 1
+    assert checked >= 5
