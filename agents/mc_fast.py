@@ -13,9 +13,10 @@ same worlds it scores every candidate exactly as ``mc`` does (``tests/test_mc_fa
 chosen card is the one with the best mean team hand score (its team's points minus the
 other's).
 
-Auction and kitty-exchange decisions are delegated to :class:`agents.mc.MCBot` with the same
-number of samples (its rule-bot rollouts run through the auction and exchange, which the
-compiled policy only approximates).
+Calls and discards go the same way, with ``mc``'s candidates (:meth:`agents.mc.MCBot.candidates`):
+the rule-bot rollouts run through the rest of the auction and the exchange in compiled code.
+With ``rollout="policy"`` (a policy for card play only) they are delegated to
+:class:`agents.mc.MCBot` with the same number of samples.
 
 The compiled core plays four players only: other table sizes (§9) are refused with a
 ``ValueError`` when the bot is built for them (``make_bot("mcfast", rules)``, ``fh-eval``) and
@@ -75,9 +76,9 @@ class FastMCBot:
     def act(self, view: SeatView, rng: random.Random) -> int:
         if view.rules.players != 4:
             self.check_rules(view.rules)
-        if view.phase != Phase.PLAY:
-            return self._mc.act(view, rng)
-        candidates = distinct_plays(view)
+        if self.rollout != "rule" and view.phase != Phase.PLAY:
+            return self._mc.act(view, rng)  # the compiled policy plays cards only
+        candidates = self._mc.candidates(view)
         if len(candidates) == 1:
             return candidates[0]
         means = self.score(view, candidates, self.draw_worlds(view, len(candidates), rng))
