@@ -37,7 +37,7 @@ from typing import Any, Callable
 
 from bench import common
 
-SECTIONS = ("engine", "env", "vector", "vector_env", "mc", "peers")
+SECTIONS = ("engine", "env", "vector", "vector_env", "rule", "mc", "mcfast", "peers")
 Row = dict[str, Any]
 
 
@@ -211,6 +211,59 @@ def mc_section(s: Settings) -> tuple[dict[str, Any], list[Row]]:
     return raw, rows
 
 
+def rule_section(s: Settings) -> tuple[dict[str, Any], list[Row]]:
+    """The compiled rule bot against the Python one, and a learner against it in VectorEnv."""
+    from bench import rule
+
+    res = rule.agreement(2_000 if s.quick else 20_000, seed=0)
+    python_rate = res.positions / res.python_s
+    compiled = rule.compiled_rate(res.records, rule.Rules())
+    vs = rule.measure_vs_rule([256], s.seconds, s.runs)[0]
+    raw = {"positions": res.positions, "agree": res.agree, "python_decisions_per_s": python_rate,
+           "compiled_decisions_per_s": compiled, "vs_rule": vs}
+    rows = [row("rule", "rule bot, Python (seat_view + act)", "wall", python_rate, "decisions/s"),
+            row("rule", f"rule bot, compiled ({res.agree:,} of {res.positions:,} agree)", "wall",
+                compiled, "decisions/s", ratio=compiled / python_rate,
+                ratio_of="compiled ÷ Python decisions"),
+            row("rule", "learner vs rule in VectorEnv, Python bot, N=256", "cpu",
+                vs["python"]["learner_steps_per_cpu_s"], "learner steps/s"),
+            row("rule", "same, compiled bot", "cpu", vs["compiled"]["learner_steps_per_cpu_s"],
+                "learner steps/s", ratio=vs["ratio_learner_steps_per_cpu_s"],
+                ratio_of="÷ Python bot"),
+            row("rule", "same, compiled bot and deals='compiled'", "cpu",
+                vs["compiled_deals"]["learner_steps_per_cpu_s"], "learner steps/s",
+                ratio=vs["deals_ratio_learner_steps_per_cpu_s"], ratio_of="÷ Python bot")]
+    return raw, rows
+
+
+def mcfast_section(s: Settings) -> tuple[dict[str, Any], list[Row]]:
+    """mcfast (compiled sampler and rule-bot rollouts) against its Python-sampler self and mc."""
+    import random as _random
+
+    from agents.mc import MCBot
+    from agents.mc_fast import FastMCBot
+    from bench import mc_fast
+    from fh_env.rules import Rules
+
+    views = mc_fast.play_views(Rules(), s.positions)
+    fast, before = FastMCBot(100), mc_fast.PythonSamplerMCBot(100)
+    for bot in (fast, before):
+        bot.act(views[0], _random.Random(0))  # compile outside the timing
+    key = "median_ms_with_choice"
+    figures = {"fast": mc_fast.summary(mc_fast.time_decisions(fast, views), views),
+               "python_sampler": mc_fast.summary(mc_fast.time_decisions(before, views), views),
+               "mc": mc_fast.summary(mc_fast.time_decisions(MCBot(10), views), views, 10.0)}
+    rows = [row("mcfast", "mcfast play decision, 100 worlds (compiled sampler and rollouts)",
+                "cpu", figures["fast"][key], "ms/decision"),
+            row("mcfast", "same, Python sampler (before)", "cpu",
+                figures["python_sampler"][key], "ms/decision",
+                ratio=figures["python_sampler"][key] / figures["fast"][key],
+                ratio_of="÷ mcfast"),
+            row("mcfast", "mc, 10 worlds scaled to 100", "cpu", figures["mc"][key], "ms/decision",
+                ratio=figures["mc"][key] / figures["fast"][key], ratio_of="÷ mcfast")]
+    return figures, rows
+
+
 def peers_section(s: Settings) -> tuple[dict[str, Any], list[Row]]:
     from bench import peers
 
@@ -227,7 +280,8 @@ def peers_section(s: Settings) -> tuple[dict[str, Any], list[Row]]:
 
 RUNNERS: dict[str, Callable[[Settings], tuple[dict[str, Any], list[Row]]]] = {
     "engine": engine_section, "env": env_section, "vector": vector_section,
-    "vector_env": vector_env_section, "mc": mc_section, "peers": peers_section}
+    "vector_env": vector_env_section, "rule": rule_section, "mc": mc_section,
+    "mcfast": mcfast_section, "peers": peers_section}
 
 
 # ---------------------------------------------------------------------------------- output
