@@ -30,6 +30,8 @@ from typing import Any, Callable
 
 import numpy as np
 
+from bench.common import positive_float, positive_int
+
 
 def random_play(make_env: Callable[[], Any], seconds: float, seed: int = 0) -> tuple[float, float]:
     """(agent steps per second, episodes per second) of random legal play for ``seconds`` of
@@ -119,8 +121,9 @@ def encode_cost(n_hands: int = 50, seed: int = 0) -> float:
 
 def main(argv: list[str] | None = None) -> dict[str, tuple[float, float]]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--seconds", type=float, default=5.0, help="length of one run")
-    parser.add_argument("--repeats", type=int, default=3, help="runs per system (median)")
+    parser.add_argument("--seconds", type=positive_float, default=5.0, help="length of one run")
+    parser.add_argument("--repeats", type=positive_int, default=3,
+                        help="runs per system (median)")
     args = parser.parse_args(argv)
 
     import fh_env

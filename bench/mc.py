@@ -19,7 +19,8 @@ from agents.mc import LEVELS, MCBot, rollout
 from agents.rule import RuleBot
 from agents.sampler import Determinizer
 from fh_env.engine import Phase, State
-from fh_env.rules import Rules
+from bench.common import positive_int
+from fh_env.rules import PRESETS, Rules
 from fh_env.view import SeatView, seat_view
 
 
@@ -74,17 +75,33 @@ def bare_speed(rules: Rules, seconds: float = 2.0) -> dict[str, float]:
     return {"rollouts_per_s": rollouts, "samples_per_s": 10 * n / (time.process_time() - start)}
 
 
+def _levels(text: str) -> list[int]:
+    """argparse type: comma-separated mc levels among 4, 5, 6."""
+    try:
+        levels = [int(x) for x in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a list of levels such as 4,5,6") from None
+    bad = [lv for lv in levels if lv not in LEVELS]
+    if bad:
+        raise argparse.ArgumentTypeError(f"no mc level {bad[0]}; levels: "
+                                         f"{', '.join(map(str, sorted(LEVELS)))}")
+    return levels
+
+
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(prog="python -m bench.mc", description=__doc__.split("\n")[0])
-    p.add_argument("--rules", default="australian-no-nullo", help="a preset name")
-    p.add_argument("--positions", type=int, default=60, help="decision points (default 60)")
-    p.add_argument("--levels", default="4,5,6", help="mc levels to time (default 4,5,6)")
+    p.add_argument("--rules", default="australian-no-nullo", choices=sorted(PRESETS),
+                   help="a preset name")
+    p.add_argument("--positions", type=positive_int, default=60,
+                   help="decision points (default 60)")
+    p.add_argument("--levels", default="4,5,6", type=_levels,
+                   help="mc levels to time, among 4, 5, 6 (default 4,5,6)")
     p.add_argument("--infer", action="store_true", help="also time mc-infer at level 4")
     p.add_argument("--json", action="store_true", help="print JSON")
     args = p.parse_args(argv)
     rules = Rules.preset(args.rules)
     views = decision_points(rules, args.positions)
-    bots = {f"mc{lv}": MCBot(samples=LEVELS[int(lv)]) for lv in args.levels.split(",")}
+    bots = {f"mc{lv}": MCBot(samples=LEVELS[lv]) for lv in args.levels}
     if args.infer:
         bots["mc-infer"] = MCBot(samples=LEVELS[4], infer=True)
     result: dict[str, Any] = {"rules": args.rules, "positions": len(views),

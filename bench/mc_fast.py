@@ -33,7 +33,10 @@ from agents.sampler_compiled import CompiledSampler
 from bench.mc import decision_points
 from fh_env.engine import Phase
 from agents.rollout_policy import policy_rollouts
-from fh_env.rules import Rules
+from bench.common import positive_int
+from fh_env.rules import PRESETS, Rules
+
+FOUR_PLAYER = [name for name, options in PRESETS.items() if options.get("players", 4) == 4]
 from fh_env.view import SeatView
 
 
@@ -114,10 +117,12 @@ def summary(ms: list[float], views: list[SeatView], scale: float = 1.0) -> dict[
 
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(prog="python -m bench.mc_fast", description=__doc__.split("\n")[0])
-    p.add_argument("--rules", default="australian-no-nullo", help="a preset name")
-    p.add_argument("--positions", type=int, default=60, help="play decision points")
-    p.add_argument("--samples", type=int, default=100, help="worlds per decision (default 100)")
-    p.add_argument("--mc-samples", type=int, default=10,
+    p.add_argument("--rules", default="australian-no-nullo", choices=sorted(FOUR_PLAYER),
+                   help="a 4-player preset name")
+    p.add_argument("--positions", type=positive_int, default=60, help="play decision points")
+    p.add_argument("--samples", type=positive_int, default=100,
+                   help="worlds per decision (default 100)")
+    p.add_argument("--mc-samples", type=positive_int, default=10,
                    help="worlds for MCBot, scaled to --samples (default 10)")
     p.add_argument("--json", action="store_true", help="print JSON")
     args = p.parse_args(argv)

@@ -26,7 +26,8 @@ import importlib.util
 import random
 from typing import Any, Callable
 
-from bench.common import Work, median_ratio, medians, rounds, timed
+from bench.common import (Work, median_ratio, medians, positive_float, positive_int, rounds,
+                          timed)
 from fh_env.engine import State
 from fh_env.observe import observation
 from fh_env.rules import Rules
@@ -127,8 +128,9 @@ def measure(seconds: float, runs: int) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(prog="python -m bench.peers",
                                      description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=2.0, help="CPU seconds of one run")
-    parser.add_argument("--runs", type=int, default=3, help="rounds (median)")
+    parser.add_argument("--seconds", type=positive_float, default=2.0,
+                        help="CPU seconds of one run")
+    parser.add_argument("--runs", type=positive_int, default=3, help="rounds (median)")
     args = parser.parse_args(argv)
     result = measure(args.seconds, args.runs)
     if not result["openspiel"]:
