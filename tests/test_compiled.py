@@ -6,7 +6,8 @@ voids at every step and the same whole state (``State.to_dict``: calls, exchange
 their winners, result, scores) at every hand's end; a few games are compared whole at every step.
 The actions are chosen by a seeded ``random.Random`` from the reference engine's legal actions,
 biased towards passing, misdeals and nullo-type bids so that every kind of hand occurs; the test
-counts the kinds and fails if one never happened.
+counts the kinds and fails if one never happened.  The table sizes of §9 (three and six
+players) are played the same way: their presets and random rule sets of each size.
 """
 
 from __future__ import annotations
@@ -36,13 +37,16 @@ _NUMBERS = {
 _BOOLS = [name for name, value in Rules().to_dict().items() if isinstance(value, bool)]
 
 
-def random_rules(rng: random.Random) -> Rules:
-    """A random valid rule set: every option drawn from its choices (invalid draws redrawn)."""
+def random_rules(rng: random.Random, players: int = 4) -> Rules:
+    """A random valid rule set of a table size: every option drawn from its choices (invalid
+    draws redrawn; with 3 or 6 players the deck and double nullo are the size's)."""
     while True:
         options = {name: rng.choice(choices) for name, choices in _CHOICES.items()}
         options.update({name: rng.choice(values) for name, values in _NUMBERS.items()})
         options.update({name: rng.random() < 0.5 for name in _BOOLS})
-        options["players"] = 4  # the compiled core plays four players
+        options["players"] = players
+        if players != 4:
+            options["deck"], options["double_nullo"] = Rules.deck, "off"
         try:
             return Rules(**options)
         except ValueError:
@@ -51,10 +55,15 @@ def random_rules(rng: random.Random) -> Rules:
 
 RULE_SETS = [Rules.preset(name) for name in PRESETS] + [
     random_rules(random.Random(f"fastcore-rules/{k}")) for k in range(45)]
+#: The other table sizes (§9): their presets and random rule sets of each size.
+SIZE_PRESETS = {3: "three-handed", 6: "six-handed"}
+SIZE_RULE_SETS = {n: [Rules.preset(SIZE_PRESETS[n])] + [
+    random_rules(random.Random(f"fastcore-rules-{n}/{k}"), n) for k in range(20)]
+    for n in (3, 6)}
 
 
 def mask_int(row: np.ndarray) -> int:
-    """A bool[130] mask row as the engine's int bitmask."""
+    """A bool mask row (130 or 166 actions) as the engine's int bitmask."""
     return int.from_bytes(np.packbits(row, bitorder="little").tobytes(), "little")
 
 
@@ -84,11 +93,16 @@ def hand_kind(state: State) -> list[str]:
         kinds.append(A.action_to_str(res.contract).replace(" ", "_"))
     else:
         kinds.append("ordinary")
+    target = state.rules.target
+    if (len(res.game_points) == 3 and state.phase == Phase.GAME_OVER
+            and state.rules.game_over == "points" and state.rules.on_target != "must_bid"
+            and sum(p >= target for p in res.game_points) > 1 and state.winner != res.declarer):
+        kinds.append("first_to_reach")  # §9.1: two defenders (or nobody declared) reached it
     if res.thrown_in is None and len(state.tricks) < 10:
         kinds.append("finish_early")
     if state.phase == Phase.GAME_OVER:
         kinds.append("game_over")
-    if state.context >= 4 and any(cards[0] >= 44 for _, cards, _, _ in state.tricks):
+    if state.context >= 4 and any(cards[0] in (44, 45) for _, cards, _, _ in state.tricks):
         kinds.append("joker_lead")  # a joker led naming a suit
     return kinds
 
@@ -98,14 +112,17 @@ def play_batch(rules: Rules, seed: int, n_games: int = 48, hands_per_game: int =
     """Play ``n_games`` games of up to ``hands_per_game`` hands on both engines in lock step."""
     rng = random.Random(f"fastcore/{seed}")
     pass_prob = rng.choice((0.3, 0.6, 0.85))
+    n = rules.players
     deals = [deal_cards(rules, seed, k) for k in range(n_games * hands_per_game)]
-    dealers = [rng.randrange(4) for _ in range(n_games)]
+    dealers = [rng.randrange(n) for _ in range(n_games)]
     refs = [State(rules, seed=seed, dealer=dealers[i], deal=deals[i]) for i in range(n_games)]
     fast = FastGames(n_games, rules, seed=seed)
     fast.set_deals([d[0] for d in deals[:n_games]], [d[1] for d in deals[:n_games]], dealers)
     for i, ref in enumerate(refs):  # half the games start near the target or the floor
         if i % 2:
             ref.scores = [rng.choice((0, 400, 460, -400, 900)), rng.choice((0, 480, -450, 950))]
+            if rules.sides == 3:
+                ref.scores.append(rng.choice((0, 470, 490, -480)))
             ref.hands_played = rng.randrange(3)
             fast.scores[i] = ref.scores
             fast.games["hands_played"][i] = ref.hands_played
@@ -281,3 +298,77 @@ def test_a_cyclic_ranking_cannot_make_the_auction_endless() -> None:
     assert A.str_to_action("8H") not in ref.legal_actions()  # it outranks nullo, not 9S
     assert A.str_to_action("9D") in ref.legal_actions()
     assert fast.to_state(0).to_dict() == ref.to_dict()
+
+
+@pytest.mark.parametrize("players", [3, 6])
+def test_every_table_size_matches_the_engine_step_by_step(players: int) -> None:
+    """§9 on the compiled core: the size's preset and random rule sets of that size, the same
+    lock-step comparison as for four players (whole states at every hand's end)."""
+    kinds: Counter = Counter()
+    for k, rules in enumerate(SIZE_RULE_SETS[players]):
+        kinds += play_batch(rules, seed=3000 + 100 * players + k, n_games=32)
+    expected = ["ordinary", "nullo", "open_nullo", "no_contract", "all_pass", "misdeal",
+                "finish_early", "game_over", "joker_lead"]
+    for kind in expected:
+        assert kinds[kind] > 0, (players, kind, kinds)
+    assert kinds["double_nullo"] == 0  # off at these sizes (§9.3)
+    if players == 3:
+        assert kinds["first_to_reach"] > 0, kinds
+
+
+@settings(max_examples=40, deadline=None)
+@given(players=st.sampled_from([3, 6]), which=st.integers(0, 20), seed=st.integers(0, 10**6),
+       steps=st.integers(0, 80))
+def test_set_state_round_trips_at_every_table_size(players: int, which: int, seed: int,
+                                                   steps: int) -> None:
+    rules = SIZE_RULE_SETS[players][which]
+    rng = random.Random(seed)
+    ref = State(rules, seed=seed)
+    for _ in range(steps):
+        if ref.is_terminal:
+            break
+        ref.apply(rng.choice(ref.legal_actions()))
+    fast = FastGames(2, rules, seed=seed)
+    fast.set_state(1, ref)
+    assert fast.to_state(1).to_dict() == ref.to_dict()
+    while not ref.is_terminal:
+        assert fast.legal_actions(1) == ref.legal_actions()
+        action = rng.choice(ref.legal_actions())
+        ref.apply(action)
+        fast.step([-1, action], skip_negative=True)
+    assert fast.to_state(1).to_dict() == ref.to_dict()
+
+
+@pytest.mark.parametrize("players", [3, 6])
+def test_random_playouts_at_every_table_size_replay_on_the_engine(players: int) -> None:
+    """The core's own deals of the size's pack and random playouts replay on the engine."""
+    rules = Rules.preset(SIZE_PRESETS[players])
+    fast = FastGames(100, rules, seed=7)
+    assert fast.games["hands"].shape == (100, players)
+    fast.random_hands(3)
+    fast.random_playout()
+    table = A.action_table(players)
+    for i in range(fast.num_games):
+        end = fast.to_state(i)
+        hands, kitty = end.dealt
+        check_deal(rules, hands, kitty)
+        ref = State(rules, seed=7, dealer=end.dealer, deal=(list(hands), kitty))
+        ref.scores = [s - p for s, p in zip(end.result.game_points, end.result.hand_points)]
+        for _, action in end.calls:
+            ref.apply(action)
+        for _, _, discards in end.exchanges:
+            for c in [c for c in range(64) if discards >> c & 1]:
+                ref.apply(A.DISCARD_BASE + c)
+        for _, cards, _, led in end.tricks:
+            for k, c in enumerate(cards):
+                lead_named = k == 0 and c in (44, 45) and end.context >= 4
+                ref.apply(table.joker_lead_action(c, led) if lead_named
+                          else table.play_base + c)
+        ref.deal_index, ref.hands_played = end.deal_index, end.hands_played
+        if ref.scores != end.scores:  # a cap (defenders_stop_*) applied: compare the rest
+            ref.scores = end.scores
+        assert end.hands == ref.hands and end.tricks == ref.tricks
+        assert end.result.tricks == ref.result.tricks
+        assert end.result.hand_points == ref.result.hand_points
+    masks = fast.legal_masks()
+    assert masks.shape == (100, table.num_actions) and not masks.any()

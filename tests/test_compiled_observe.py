@@ -6,7 +6,8 @@ rule sets, several hands per game, and at every step compares, for every seat of
 ``fastobs.encode`` with ``observe.encode(seat_view(state, seat))``, ``fastobs.action_masks`` with
 ``observe.action_mask`` and ``fastobs.encode_state`` with ``observe.encode_state``, byte for byte.
 It counts the kinds of position it saw (an exposed open-nullo hand, a double-nullo exchange, a
-joker shown by 6NT, …) and fails if one never occurred.
+joker shown by 6NT, …) and fails if one never occurred.  The table sizes of §9 are compared
+the same way in their own layouts (``observe.layout(3)``, ``observe.layout(6)``).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from fh_env.view import seat_view
 
 from conftest import FOUR_PLAYER_PRESETS as PRESETS
 from conftest import deal, do
-from test_compiled import choose, random_rules
+from test_compiled import SIZE_RULE_SETS, choose, random_rules
 
 RULE_SETS = [Rules.preset(name) for name in PRESETS] + [
     random_rules(random.Random(f"fastobs-rules/{k}")) for k in range(16)]
@@ -47,6 +48,8 @@ def kinds_of(state: State) -> list[str]:
         kinds.append("second_exchange")
     if state.sitting_out >= 0:
         kinds.append("sitting_out")
+    if any(c >= 46 for _, cards, _, _ in state.tricks for c in cards):
+        kinds.append("six_handed_card")  # a card of the six-handed pack (ids 46..63) played
     if state.contract == -1:
         kinds.append("no_contract")
     if state.shows_joker:
@@ -62,7 +65,7 @@ def kinds_of(state: State) -> list[str]:
 
 def compare(fast: FastGames, refs: list[State], live: list[int]) -> int:
     """Every seat of the games ``live``: observations, masks and full states alike."""
-    for seat in range(4):
+    for seat in range(fast.players):
         obs = fastobs.encode(fast, seats=seat, index=live)
         full = fastobs.encode_state(fast, seats=seat, index=live)
         masks = fastobs.action_masks(fast, seats=seat)
@@ -81,7 +84,7 @@ def play_batch(rules: Rules, seed: int, n_games: int = 10, hands_per_game: int =
     rng = random.Random(f"fastobs/{seed}")
     pass_prob = rng.choice((0.3, 0.6, 0.85))
     deals = [deal_cards(rules, seed, k) for k in range(n_games * hands_per_game)]
-    dealers = [rng.randrange(4) for _ in range(n_games)]
+    dealers = [rng.randrange(rules.players) for _ in range(n_games)]
     refs = [State.from_deal(rules, [cards_of(h) for h in deals[i][0]], cards_of(deals[i][1]),
                             dealer=dealers[i]) for i in range(n_games)]
     fast = FastGames(n_games, rules, seed=seed)
@@ -89,6 +92,8 @@ def play_batch(rules: Rules, seed: int, n_games: int = 10, hands_per_game: int =
     for i, ref in enumerate(refs):  # some games start with scores and hands played
         if i % 2:
             ref.scores = [rng.choice((0, 120, -230, 460)), rng.choice((0, 480, -90))]
+            if rules.sides == 3:
+                ref.scores.append(rng.choice((0, 470, -20)))
             ref.hands_played = rng.randrange(1, 4)
             fast.scores[i] = ref.scores
             fast.games["hands_played"][i] = ref.hands_played
@@ -121,7 +126,7 @@ def play_batch(rules: Rules, seed: int, n_games: int = 10, hands_per_game: int =
 
 
 def cards_of(mask: int) -> list[int]:
-    return [c for c in range(46) if mask >> c & 1]
+    return [c for c in range(64) if mask >> c & 1]
 
 
 def test_every_seat_matches_observe_at_every_step() -> None:
@@ -217,3 +222,67 @@ def test_a_misdeal_and_the_redeal_encode_alike() -> None:
     ref.next_hand(redeal)
     fast.next_hands([redeal[0]], [redeal[1]])
     compare(fast, [ref], [0])
+
+
+@pytest.mark.parametrize("players", [3, 6])
+def test_every_table_size_matches_observe_at_every_step(players: int) -> None:
+    """§9: the size's preset and random rule sets of that size, every seat at every step, in
+    the size's layout (encode, action_masks, encode_state byte for byte)."""
+    kinds: Counter = Counter()
+    positions = 0
+    lay = observe.layout(players)
+    for k, rules in enumerate(SIZE_RULE_SETS[players]):
+        seen, count = play_batch(rules, seed=700 + 10 * players + k, n_games=4)
+        kinds += seen
+        positions += count
+    expected = ["AUCTION", "EXCHANGE", "PLAY", "HAND_OVER", "GAME_OVER", "no_contract",
+                "no_joker_shown", "joker_led", "dealt_on", "exposed"]
+    if players == 6:  # (a 6NT that shows the joker: below)
+        expected += ["sitting_out", "six_handed_card"]
+    for kind in expected:
+        assert kinds[kind] > 0, (players, kind, kinds)
+    assert positions >= 3000, positions
+    fast = FastGames(4, SIZE_RULE_SETS[players][0], seed=1)
+    assert fastobs.encode(fast).shape == (4, lay.size)
+    assert fastobs.encode_state(fast, seats=0).shape == (4, lay.state_size)
+    assert fastobs.action_masks(fast).shape == (4, lay.num_actions)
+    with pytest.raises(ValueError, match=f"seats must be 0..{players - 1}"):
+        fastobs.encode(fast, seats=players)
+
+
+@settings(max_examples=30, deadline=None)
+@given(players=st.sampled_from([3, 6]), which=st.integers(0, 20), seed=st.integers(0, 10**6),
+       steps=st.integers(0, 90))
+def test_a_loaded_state_of_every_table_size_encodes_alike(players: int, which: int, seed: int,
+                                                          steps: int) -> None:
+    rules = SIZE_RULE_SETS[players][which]
+    rng = random.Random(seed)
+    ref = State(rules, seed=seed)
+    for _ in range(steps):
+        if ref.is_terminal:
+            break
+        ref.apply(rng.choice(ref.legal_actions()))
+    fast = FastGames(2, rules, seed=seed)
+    fast.set_state(1, ref)
+    compare(fast, [ref, ref], [1])
+
+
+@pytest.mark.parametrize("preset", ["three-handed", "six-handed"])
+def test_a_six_nt_that_shows_the_joker_encodes_alike(preset: str) -> None:
+    """§3.8 at three and six players (too rare in random auctions): the joker's holder bids
+    6NT, then the hand is played out, every seat compared at every step."""
+    rules = Rules.preset(preset).replace(six_nt_shows_joker=True)
+    seed = next(k for k in range(100) if State(rules, seed=k).hands[State(rules, seed=k).turn]
+                >> 44 & 1)
+    ref = State(rules, seed=seed)
+    fast = FastGames(1, rules)
+    fast.set_state(0, ref)
+    do(ref, "6NT")
+    fast.step([ref.calls[-1][1]])
+    assert ref.shows_joker
+    compare(fast, [ref], [0])
+    while not ref.is_terminal:
+        action = ref.legal_actions()[0]
+        ref.apply(action)
+        fast.step([action])
+        compare(fast, [ref], [0])

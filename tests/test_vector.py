@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from fh_env import Rules, State, observe, seat_view
 from fh_env import actions as A
 from fh_env.actions import MISDEAL, PASS
-from fh_env.engine import IllegalActionError
+from fh_env.engine import IllegalActionError, deal_cards
 from fh_env.envs.vector import VectorEnv, game_seed
 
 from conftest import FOUR_PLAYER_PRESETS as PRESETS
@@ -286,3 +286,81 @@ def test_states_are_the_same_objects_while_their_game_goes_on() -> None:
     assert venv.states[0] is not held and not venv.states[0].calls
     with pytest.raises(IndexError):
         venv.states[2]
+
+
+@pytest.mark.parametrize("preset", ["three-handed", "six-handed"])
+@pytest.mark.parametrize("episode", ["hand", "game"])
+def test_every_table_size_matches_the_engine_deal_by_deal(preset: str, episode: str) -> None:
+    """§9: obs in the size's layout, masks of its action count, seats 0..players - 1, one
+    reward per seat (its side's, rewards.team_rewards "diff"), restarts, as the engine."""
+    from fh_env.envs.rewards import team_rewards
+
+    rules = Rules.preset(preset)
+    players = rules.players
+    n, seed = 3, 13
+    venv = VectorEnv(n, rules, seed=seed, episode=episode)
+    layout = observe.layout(players)
+    assert venv.obs.shape == (n, layout.size) and venv.mask.shape == (n, layout.num_actions)
+    assert venv.rewards.shape == (n, players)
+    refs = [State(rules, seed=game_seed(seed, i, 0)) for i in range(n)]
+    games = [1] * n
+    rng = random.Random(6)
+    _check_rows(venv, refs)
+    ended = 0
+    while ended < 10:
+        actions = np.array([_pick(venv.mask[i], rng) for i in range(n)])
+        _, _, rewards, _, done, infos = venv.step(actions)
+        for i, ref in enumerate(refs):
+            ref.apply(int(actions[i]))
+            if ref.is_terminal:
+                sides = team_rewards("diff", ref.result.hand_points)
+                want = [np.float32(sides[s if players == 3 else s % 2]) for s in range(players)]
+                assert rewards[i].tolist() == want
+                assert infos["hand_over"][i] and infos["results"][i] == ref.result
+                if episode == "hand" or ref.game_over:
+                    assert done[i]
+                    refs[i] = State(rules, seed=game_seed(seed, i, games[i]))
+                    games[i] += 1
+                    ended += 1
+                else:
+                    assert not done[i]
+                    ref.next_hand(deal_cards(rules, ref.seed, ref.deal_index))
+            else:
+                assert not done[i] and not rewards[i].any()
+        _check_rows(venv, refs)
+    rows, seats = np.array([0, 2]), np.array([players - 1, 1])
+    full = venv.encode_state(rows, seats)
+    for k in range(2):
+        assert np.array_equal(full[k], observe.encode_state(refs[rows[k]], int(seats[k])))
+
+
+@pytest.mark.parametrize("preset", ["three-handed", "six-handed"])
+def test_every_table_size_matches_the_pettingzoo_env(preset: str) -> None:
+    """Each row plays the episodes of fh_env.env(preset), rewards included."""
+    import fh_env
+
+    rules = Rules.preset(preset)
+    n, seed = 2, 8
+    venv = VectorEnv(n, rules, seed=seed)
+    envs = [fh_env.env(rules=rules, episode="hand", reward="diff") for _ in range(n)]
+    for i, env in enumerate(envs):
+        env.reset(seed=game_seed(seed, i, 0))
+    games = [1] * n
+    rng = random.Random(4)
+    hands = 0
+    while hands < 6:
+        for i, env in enumerate(envs):
+            obs, _, _, _, _ = env.last()
+            assert env.agent_selection == f"player_{venv.seat[i]}"
+            np.testing.assert_array_equal(obs["observation"], venv.obs[i])
+            np.testing.assert_array_equal(obs["action_mask"], venv.mask[i])
+        actions = np.array([_pick(venv.mask[i], rng) for i in range(n)])
+        _, _, rewards, _, done, _ = venv.step(actions)
+        for i, env in enumerate(envs):
+            env.step(int(actions[i]))
+            if done[i]:
+                assert [env.rewards[f"player_{s}"] for s in range(rules.players)] == \
+                    pytest.approx(rewards[i].tolist())
+                env.reset(seed=game_seed(seed, i, games[i]))
+                games[i] += 1
+                hands += 1

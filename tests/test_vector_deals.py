@@ -20,7 +20,8 @@ def _random_actions(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
     return np.array([rng.choice(np.flatnonzero(row)) for row in mask], dtype=np.int64)
 
 
-@pytest.mark.parametrize("preset", ["australian-no-nullo", "american-double-nullo"])
+@pytest.mark.parametrize("preset", ["australian-no-nullo", "american-double-nullo",
+                                    "three-handed", "six-handed"])
 @pytest.mark.parametrize("episode", ["hand", "game"])
 def test_compiled_deals_play_the_engine_game_step_by_step(preset: str, episode: str) -> None:
     rules = Rules.preset(preset)

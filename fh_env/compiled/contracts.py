@@ -19,9 +19,8 @@ GAME_GOES_ON = -1  # the winner field while the game goes on (DRAW is another ne
 
 #: The functions of :mod:`fh_env.contracts` with no kernel here, and the rules record fields
 #: (:data:`fh_env.compiled.rules.RULES_DTYPE`) that hold what they compute for one rule set.
-#: Reference functions with no twin because the compiled core plays four players only (the other
-#: table sizes of §9 run on the reference engine).
-NOT_COMPILED = {"_first_to_reach": "which of three players reached the target first (§9.1)"}
+#: Reference functions with no twin (none: every table size of §9 is compiled).
+NOT_COMPILED: dict[str, str] = {}
 PRECOMPUTED = {
     "ordinary_value": ("points", "outranking"),
     "contract_value": ("points", "outranking"),
@@ -41,6 +40,27 @@ def hand_points(r, contract, team, t0, t1):
 
 
 @njit(cache=True)
+def side_points(r, contract, side, tricks, out):
+    """``contracts.hand_points`` for any number of sides: ``out[s]`` the points of side ``s``
+    given each side's tricks ``tricks[s]`` (two teams, or three players)."""
+    sides = tricks.shape[0]
+    if sides == 2:
+        out[0], out[1] = hand_points(r, contract, side, tricks[0], tricks[1])
+        return
+    if contract < 0:
+        for s in range(sides):
+            out[s] = 10 * np.int64(tricks[s])
+        return
+    taken = tricks[side]
+    per_trick = r.trick_points[contract]
+    for s in range(sides):
+        if s == side:
+            out[s] = r.points[contract, taken, 0]
+        else:
+            out[s] = r.points[contract, taken, 1] + per_trick * np.int64(tricks[s])
+
+
+@njit(cache=True)
 def contract_made(r, contract, taken):
     """``contracts.contract_made``: whether the declaring team's ``taken`` tricks make it."""
     return r.made[contract, taken] != 0
@@ -52,6 +72,89 @@ def higher(n0, n1):
     if n0 == n1:
         return DRAW
     return 0 if n0 > n1 else 1
+
+
+@njit(cache=True)
+def higher_among(scores, among):
+    """``contracts._higher(scores, among)``: the side (of the bit mask ``among``) with the
+    highest score, or ``DRAW`` when two share it."""
+    best, top, count = 0, -1, 0
+    for s in range(scores.shape[0]):
+        if not (among >> s) & 1:
+            continue
+        if top < 0 or scores[s] > best:
+            best, top, count = scores[s], s, 1
+        elif scores[s] == best:
+            count += 1
+    return top if count == 1 else DRAW
+
+
+@njit(cache=True)
+def first_to_reach(scores, reached, takers, ntakers, target):
+    """``contracts._first_to_reach``: of the sides of the mask ``reached``, the one whose own
+    trick (10 points each, ``takers[:ntakers]`` in order) took it to ``target`` first; -1 if
+    none did."""
+    r0, r1, r2 = scores[0], scores[1], scores[2]
+    for k in range(ntakers):
+        side = takers[k]
+        if side == 0:
+            r0 += 10
+            v = r0
+        elif side == 1:
+            r1 += 10
+            v = r1
+        else:
+            r2 += 10
+            v = r2
+        if (reached >> side) & 1 and v >= target:
+            return side
+    return -1
+
+
+@njit(cache=True)
+def end_of_hand_sides(r, scores, points, side, made, hands_played, takers, ntakers, new):
+    """``contracts.end_of_hand`` for any number of sides (three players): writes the new scores
+    into ``new`` and returns the winner (``GAME_GOES_ON`` while the game goes on)."""
+    sides = scores.shape[0]
+    everyone = (1 << sides) - 1
+    for s in range(sides):
+        new[s] = scores[s] + points[s]
+        if r.cap_defenders and s != side and points[s] > 0:
+            new[s] = min(new[s], max(scores[s], r.ceiling))
+    if r.game_over_hands:
+        if hands_played >= r.hands_to_play:
+            return higher_among(new, everyone)
+        return GAME_GOES_ON
+    target, floor = r.target, r.floor
+    if r.on_target == OT_MUST_BID:
+        if side >= 0 and made and new[side] >= target:
+            return side
+        down = 0
+        for s in range(sides):
+            if new[s] <= floor:
+                down |= 1 << s
+        if down == 0:
+            return GAME_GOES_ON
+        if down == everyone:
+            return higher_among(new, everyone)
+        return higher_among(new, everyone ^ down)
+    reached, nreached, low = 0, 0, False
+    for s in range(sides):
+        if new[s] >= target:
+            reached |= 1 << s
+            nreached += 1
+        if new[s] <= floor:
+            low = True
+    if nreached == 0 and not low:
+        return GAME_GOES_ON
+    if sides == 3 and nreached > 1:
+        if side >= 0 and (reached >> side) & 1:
+            return side
+        first = first_to_reach(scores, reached, takers, ntakers, target)
+        return first if first >= 0 else higher_among(new, reached)
+    if r.on_target == OT_DECLARERS_WIN_BOTH and side >= 0 and nreached == sides:
+        return side
+    return higher_among(new, everyone)
 
 
 @njit(cache=True)

@@ -11,7 +11,14 @@ end loop over games; all of them are ``numba.njit(cache=True)``.
 
 Legal actions are returned as ``(base, cards, leads)``: the actions ``base + i`` for each bit
 ``i`` of ``cards``, plus the joker leads ``JOKER_LEAD_BASE + j`` for each bit ``j`` of ``leads``;
-that covers the 130 action ids without a 130-bit integer.
+that covers the 130 action ids (166 with six players) without a 130-bit integer; the bases
+come from the rules record (``play_base``, ``joker_lead_base``: the table size's action table).
+
+Every table size of §9 runs on these kernels: the game record of a size
+(:func:`game_dtype`) has one entry per seat (hands, the trick, tricks won, voids) and one per
+side (scores, points: two teams, or three players), and a kernel reads the number of seats and
+sides from the shapes of those fields (``g.hands.shape[0]``, ``g.scores.shape[0]``); numba
+compiles each kernel once per record type.
 
 Everything a kernel reads about cards and rules comes in the rules record, as data: numba's
 cache does not notice a change to a global of another module, so no table from ``fh_env.cards``
@@ -31,7 +38,8 @@ from ..contracts import NUM_TRICKS
 from ..engine import NO_CONTRACT, Phase
 from .cards import (HIGH_JOKER_BIT, JOKER_BITS, RED_JOKER_BIT, U0, U1, bit, lowest_bit, nth_bit,
                     popcount)
-from .contracts import GAME_GOES_ON, contract_made, end_of_hand, hand_points
+from .contracts import (GAME_GOES_ON, contract_made, end_of_hand, end_of_hand_sides, hand_points,
+                        side_points)
 from .rules import (DN_AFTER_PARTNER, DN_ANYTIME, FL_DECLARER, JF_ANYTIME, JF_FIRST_OR_LAST,
                     JF_VOID_ONLY, JL_ANY, JL_NOT_LED, JL_NOT_SHOWN_VOID, NK_ALWAYS, NK_NULLO_ONLY,
                     RE_AFTER_CHANGE, RE_ALWAYS, RE_NEVER)
@@ -44,18 +52,27 @@ THROWN_IN_NAMES = (None, "all_pass", "inkle", "misdeal")  # HandResult.thrown_in
 NOT_THROWN, ALL_PASS, INKLE, MISDEAL = range(len(THROWN_IN_NAMES))
 # Calls kept in the log.  An auction has at most 28 bids (each outranks every earlier bid, so no
 # bid is made twice; see engine._RuleTables), each after at most 3 passes or an extra call, so it
-# fits; to_state() still refuses a game whose log overflowed.
+# fits; to_state() still refuses a game whose log overflowed.  Six players: up to 5 passes
+# before each bid, so their log is longer (MAX_CALLS_BY_SIZE; the kernels read its length).
 MAX_CALLS = 128
+MAX_CALLS_BY_SIZE = {3: MAX_CALLS, 4: MAX_CALLS, 6: 192}
 
-#: One game, one record: a batch is a numpy structured array of these, so a kernel takes a
-#: single argument and finds one game's fields side by side in memory (``games["hands"]`` is
-#: still the ``[N, 4]`` array of every game's hands, a view).  A field named as a field of
-#: ``State`` holds that field (:mod:`fh_env.compiled.games` converts them by name).
-GAME_DTYPE = np.dtype([
+
+def game_dtype(players: int = 4) -> np.dtype:
+    """The game record of a table size (§9): one array entry per seat (``hands``, ``trick``,
+    ``tricks_won``, ``voids``, a trick's cards) and one per side (``scores``, ``hand_points``,
+    ``result_tricks``: two teams, or three players).  numba compiles each kernel once per
+    record type, so every table size gets kernels of its own from the same code."""
+    n, sides = players, (3 if players == 3 else 2)
+    return np.dtype(_fields(n, sides))
+
+
+def _fields(n: int, sides: int) -> list:
+    return [
     # What every step reads or writes comes first, so that it shares a cache line or two; the
     # logs (calls, tricks, the deal as dealt), read back only by to_state(), come last.
     ("rng", np.uint64),  # this game's random state (xorshift64*)
-    ("hands", np.uint64, (4,)), ("kitty", np.uint64),
+    ("hands", np.uint64, (n,)), ("kitty", np.uint64),
     ("ncalls", np.int32), ("hands_played", np.int32), ("deal_index", np.int32),
     ("position", np.int16),
     ("phase", np.int8), ("turn", np.int8), ("dealer", np.int8),
@@ -69,20 +86,29 @@ GAME_DTYPE = np.dtype([
     ("contract", np.int8), ("declarer", np.int8), ("context", np.int8), ("sitting_out", np.int8),
     ("discards_left", np.int8), ("nexchanges", np.int8), ("exch_seat", np.int8, (2,)),
     # the play
-    ("leader", np.int8), ("led", np.int8), ("ntrick", np.int8), ("trick", np.int8, (4,)),
-    ("ntricks", np.int8), ("tricks_won", np.int8, (4,)), ("suits_led", np.uint8),
-    ("first_led", np.int8, (5,)), ("voids", np.uint8, (4,)), ("exposed", np.bool_),
+    ("leader", np.int8), ("led", np.int8), ("ntrick", np.int8), ("trick", np.int8, (n,)),
+    ("ntricks", np.int8), ("tricks_won", np.int8, (n,)), ("suits_led", np.uint8),
+    ("first_led", np.int8, (5,)), ("voids", np.uint8, (n,)), ("exposed", np.bool_),
     # the result of the hand (valid when has_result) and the game score
     ("has_result", np.bool_), ("thrown_in", np.int8), ("made", np.int8),  # made: -1 = None
-    ("result_tricks", np.int8, (2,)), ("hand_points", np.int64, (2,)),
-    ("scores", np.int64, (2,)),
+    ("result_tricks", np.int8, (sides,)), ("hand_points", np.int64, (sides,)),
+    ("scores", np.int64, (sides,)),
     # logs
     ("exch_picked", np.uint64, (2,)), ("exch_discards", np.uint64, (2,)),
-    ("trick_leader", np.int8, (NUM_TRICKS,)), ("trick_cards", np.int8, (NUM_TRICKS, 4)),
+    ("trick_leader", np.int8, (NUM_TRICKS,)), ("trick_cards", np.int8, (NUM_TRICKS, n)),
     ("trick_winner", np.int8, (NUM_TRICKS,)), ("trick_led", np.int8, (NUM_TRICKS,)),
-    ("dealt_hands", np.uint64, (4,)), ("dealt_kitty", np.uint64),
-    ("calls", np.int8, (MAX_CALLS, 2)),  # (seat, action)
-])
+    ("dealt_hands", np.uint64, (n,)), ("dealt_kitty", np.uint64),
+    ("calls", np.int8, (MAX_CALLS_BY_SIZE[n], 2)),  # (seat, action)
+    ]
+
+
+#: One game, one record: a batch is a numpy structured array of these, so a kernel takes a
+#: single argument and finds one game's fields side by side in memory (``games["hands"]`` is
+#: still the ``[N, 4]`` array of every game's hands, a view).  A field named as a field of
+#: ``State`` holds that field (:mod:`fh_env.compiled.games` converts them by name).  This is
+#: the 4-player record; :func:`game_dtype` gives each table size's (:data:`GAME_DTYPES`).
+GAME_DTYPE = game_dtype(4)
+GAME_DTYPES = {n: game_dtype(n) for n in (3, 4, 6)}
 
 SIX_NT = A.bid_action(6, A.NT)
 SIX_NT_BIT = np.uint64(1 << SIX_NT)
@@ -134,21 +160,22 @@ def deal_random(g, r, scratch):
     for k in range(n - 1, 0, -1):
         j = randint(g, k + 1)
         scratch[k], scratch[j] = scratch[j], scratch[k]
-    for s in range(4):
+    players = r.players
+    for s in range(players):
         m = U0
         for k in range(10 * s, 10 * s + 10):
             m |= bit(scratch[k])
         g.hands[s] = m
     kitty = r.fixed_kitty
-    for k in range(40, n):
+    for k in range(10 * players, n):
         kitty |= bit(scratch[k])
     g.kitty = kitty
 
 
 @njit(cache=True)
 def new_game_fields(g):
-    g.scores[0] = 0
-    g.scores[1] = 0
+    for t in range(g.scores.shape[0]):
+        g.scores[t] = 0
     g.hands_played = 0
     g.deal_index = 0
     g.winner = GAME_GOES_ON
@@ -157,15 +184,16 @@ def new_game_fields(g):
 @njit(cache=True)
 def begin_hand(g, dealer):
     """``State._start_hand`` for the deal already in ``g.hands`` and ``g.kitty``."""
+    n = g.hands.shape[0]
     g.deal_index += 1
     g.dealer = dealer
-    for s in range(4):
+    for s in range(n):
         g.dealt_hands[s] = g.hands[s]
         g.tricks_won[s] = 0
         g.voids[s] = 0
     g.dealt_kitty = g.kitty
     g.phase = AUCTION
-    g.turn = (dealer + 1) % 4
+    g.turn = (dealer + 1) % n
     g.ncalls = 0
     g.open_bids = ALL_BIDS
     g.high_bid = -1
@@ -194,7 +222,7 @@ def begin_hand(g, dealer):
     g.has_result = False
     g.thrown_in = NOT_THROWN
     g.made = -1
-    for t in range(2):
+    for t in range(g.scores.shape[0]):
         g.result_tricks[t] = 0
         g.hand_points[t] = 0
 
@@ -203,7 +231,7 @@ def begin_hand(g, dealer):
 def new_game(g, r, scratch):
     """``State(rules, seed)``: a random first dealer, then a random deal."""
     new_game_fields(g)
-    dealer = randint(g, 4)
+    dealer = randint(g, r.players)
     deal_random(g, r, scratch)
     begin_hand(g, dealer)
 
@@ -211,7 +239,7 @@ def new_game(g, r, scratch):
 @njit(cache=True)
 def next_dealer(g):
     """``State.next_hand``: the deal passes left except after a misdeal (§3.9)."""
-    return g.dealer if g.thrown_in == MISDEAL else (g.dealer + 1) % 4
+    return g.dealer if g.thrown_in == MISDEAL else (g.dealer + 1) % g.hands.shape[0]
 
 
 @njit(cache=True)
@@ -230,7 +258,8 @@ def reset_done(g, r, scratch):
 def legal_calls(g, r):
     seat = g.turn
     legal = U1  # pass
-    if r.stick_the_dealer and seat == g.dealer and g.ncalls == 3 and g.high_bid < 0:
+    if (r.stick_the_dealer and seat == g.dealer and g.ncalls == r.players - 1
+            and g.high_bid < 0):
         legal = U0
     open_bids = g.open_bids
     legal |= open_bids & r.ordinary_mask
@@ -246,7 +275,7 @@ def legal_calls(g, r):
     dn = r.double_nullo
     if dn == DN_ANYTIME or (dn == DN_AFTER_PARTNER and (g.nullo_bidders >> ((seat + 2) % 4)) & 1):
         legal |= open_bids & DOUBLE_NULLO_BIT
-    if r.misdeal and g.position < 4 and (hand & r.honours) == U0:
+    if r.misdeal and g.position < r.players and (hand & r.honours) == U0:
         legal |= MISDEAL_BIT
     return legal
 
@@ -260,7 +289,7 @@ def is_ordinary(bid):
 def call(g, r, action):
     seat = g.turn
     n = g.ncalls
-    if n < MAX_CALLS:
+    if n < g.calls.shape[0]:
         g.calls[n, 0] = seat
         g.calls[n, 1] = action
     g.ncalls = n + 1
@@ -291,7 +320,7 @@ def call(g, r, action):
         g.high_bid = action
         g.high_bidder = seat
         g.open_bids &= r.outranking[action]
-        g.passed &= 15 ^ sbit
+        g.passed &= r.all_seats ^ sbit
         g.passed_since = 0
         if extra_call and r.reenter == RE_NEVER:
             end_auction(g, r)
@@ -312,12 +341,12 @@ def may_call(g, r, seat):
 @njit(cache=True)
 def next_caller(g, r, seat):
     """Pass the turn clockwise to the next seat that may call, or end the auction."""
-    rounds, high = r.rounds, g.high_bidder
-    for distance in range(1, 5):
-        nxt = (seat + distance) % 4
+    rounds, high, n = r.rounds, g.high_bidder, g.hands.shape[0]
+    for distance in range(1, n + 1):
+        nxt = (seat + distance) % n
         if nxt == high:
             others_done = True
-            for s in range(4):
+            for s in range(n):
                 if s != high and may_call(g, r, s):
                     others_done = False
                     break
@@ -325,7 +354,7 @@ def next_caller(g, r, seat):
                 continue
         elif not may_call(g, r, nxt):
             continue
-        if rounds != 0 and g.position + distance >= 4 * rounds:
+        if rounds != 0 and g.position + distance >= n * rounds:
             break
         g.position += distance
         g.turn = nxt
@@ -342,7 +371,7 @@ def end_auction(g, r):
             return
         g.contract = NO_CONTRACT
         g.context = r.no_trump_context
-        start_play(g, r, (g.dealer + 1) % 4)
+        start_play(g, r, (g.dealer + 1) % g.hands.shape[0])
         return
     if is_ordinary(high) and 6 + (high - 1) // 5 < r.min_level:
         throw_in(g, INKLE)
@@ -351,8 +380,9 @@ def end_auction(g, r):
     g.declarer = g.high_bidder
     if high >= NULLO:
         g.context = r.nullo_context
-        if high != DOUBLE_NULLO:
-            g.sitting_out = (g.declarer + 2) % 4
+        n = g.hands.shape[0]
+        if high != DOUBLE_NULLO and n != 3:  # §2.2, §9.1, §9.2
+            g.sitting_out = (g.declarer + 2) % n
         exchange = r.nullo_kitty == NK_ALWAYS or (r.nullo_kitty == NK_NULLO_ONLY
                                                   and high != OPEN_NULLO)
     else:
@@ -370,7 +400,7 @@ def throw_in(g, reason):
     g.has_result = True
     g.thrown_in = reason
     g.made = -1
-    for t in range(2):
+    for t in range(g.scores.shape[0]):
         g.result_tricks[t] = 0
         g.hand_points[t] = 0
     g.phase = HAND_OVER
@@ -409,9 +439,32 @@ def discard(g, r, c):
 
 # ------------------------------------------------------------------------------- play (§5)
 @njit(cache=True)
+def sits_out(g, seat):
+    """Whether ``seat`` sits this hand out: the declarer's partner in nullo and open nullo, both
+    partners with six players (§9.2; ``engine.sitting_out_seats``)."""
+    out = g.sitting_out
+    if out < 0:
+        return False
+    n = g.hands.shape[0]
+    return seat == out or (n == 6 and seat == (out + 2) % n)
+
+
+@njit(cache=True)
+def active_seats(g):
+    """How many seats play to each trick this hand (``State.active_seats``)."""
+    n = g.hands.shape[0]
+    if g.sitting_out < 0:
+        return n
+    return n - 2 if n == 6 else n - 1
+
+
+@njit(cache=True)
 def first_leader(g, r):
-    leader = g.declarer if r.first_leader == FL_DECLARER else (g.dealer + 1) % 4
-    return (leader + 1) % 4 if leader == g.sitting_out else leader
+    n = g.hands.shape[0]
+    leader = g.declarer if r.first_leader == FL_DECLARER else (g.dealer + 1) % n
+    while sits_out(g, leader):
+        leader = (leader + 1) % n
+    return leader
 
 
 @njit(cache=True)
@@ -472,21 +525,25 @@ def legal_plays(g, r):
 
 @njit(cache=True)
 def next_player(g, seat):
-    nxt = (seat + 1) % 4
-    return (nxt + 1) % 4 if nxt == g.sitting_out else nxt
+    n = g.hands.shape[0]
+    nxt = (seat + 1) % n
+    while sits_out(g, nxt):
+        nxt = (nxt + 1) % n
+    return nxt
 
 
 @njit(cache=True)
 def play(g, r, action):
     seat = g.turn
     ctx = g.context
-    if action >= JOKER_LEAD_BASE:
-        c = JOKER + (action - JOKER_LEAD_BASE) // 4
-        named = (action - JOKER_LEAD_BASE) % 4
+    lead_base = r.joker_lead_base
+    if action >= lead_base:
+        c = JOKER + (action - lead_base) // 4
+        named = (action - lead_base) % 4
         if nameable_suits(g, r) == 0:
             g.voids[seat] |= 15  # only legal because it held nothing but jokers
     else:
-        c = action - PLAY_BASE
+        c = action - r.play_base
         named = -1
     b = bit(c)
     if g.ntrick == 0:
@@ -500,7 +557,7 @@ def play(g, r, action):
     g.hands[seat] ^= b
     g.trick[g.ntrick] = c
     g.ntrick += 1
-    if g.ntrick < (3 if g.sitting_out >= 0 else 4):
+    if g.ntrick < active_seats(g):
         g.turn = next_player(g, seat)
         return
     finish_trick(g, r)
@@ -510,7 +567,7 @@ def play(g, r, action):
 def note_void(g, r, seat, c):
     """Record what a card that does not follow the led suit shows about the hand."""
     led, ctx = g.led, g.context
-    if c < JOKER or ctx < NT_STANDARD:
+    if (bit(c) & JOKER_BITS) == U0 or ctx < NT_STANDARD:  # not a joker (ids 46.. are plain)
         g.voids[seat] |= 1 << led
         if ctx >= NT_STANDARD and r.nullo_must_play_joker and g.contract >= NULLO:
             g.voids[seat] |= 16  # void and no joker played: it holds none
@@ -541,7 +598,7 @@ def finish_trick(g, r):
     winner = trick_best(g, r)[1]
     k = g.ntricks
     g.trick_leader[k] = g.leader
-    for i in range(4):
+    for i in range(g.hands.shape[0]):
         g.trick_cards[k, i] = g.trick[i] if i < g.ntrick else -1
     g.trick_winner[k] = winner
     g.trick_led[k] = led
@@ -558,24 +615,68 @@ def finish_trick(g, r):
 
 
 @njit(cache=True)
+def side_of(g, seat):
+    """``engine.side_of``: the seat's team (seat parity) or, with three players, itself."""
+    return seat if g.scores.shape[0] == 3 else seat % 2
+
+
+@njit(cache=True)
+def side_tricks(g, side):
+    """The tricks taken so far by one side (``State.team_tricks``)."""
+    n = g.hands.shape[0]
+    if g.scores.shape[0] == 3:
+        return np.int64(g.tricks_won[side])
+    taken = np.int64(0)
+    for s in range(side, n, 2):
+        taken += g.tricks_won[s]
+    return taken
+
+
+@njit(cache=True)
 def determined(g, r):
     """§5.10: the hand's points no longer depend on who takes the remaining tricks."""
     remaining = NUM_TRICKS - g.ntricks
     c = g.contract
     if c < 0:
         return remaining == 0  # no-contract play: every trick is worth 10
-    team = g.declarer % 2
-    taken = g.tricks_won[team] + g.tricks_won[team + 2]
-    for extra in range(1, remaining + 1):
-        for t in range(2):
-            if r.points[c, taken + extra, t] != r.points[c, taken, t]:
-                return False
+    side = side_of(g, g.declarer)
+    taken = side_tricks(g, side)
+    if g.scores.shape[0] == 2:
+        for extra in range(1, remaining + 1):
+            for t in range(2):
+                if r.points[c, taken + extra, t] != r.points[c, taken, t]:
+                    return False
+        return True
+    # three players: every split of the remaining tricks among the three (engine._splits)
+    tricks = np.empty(3, np.int64)
+    first = np.empty(3, np.int64)
+    now = np.empty(3, np.int64)
+    for s in range(3):
+        first[s] = side_tricks(g, s)
+    side_points(r, c, side, first, now)
+    for s in range(3):
+        first[s] = now[s]
+    for e0 in range(remaining + 1):
+        for e1 in range(remaining - e0 + 1):
+            tricks[0] = side_tricks(g, 0) + e0
+            tricks[1] = side_tricks(g, 1) + e1
+            tricks[2] = side_tricks(g, 2) + remaining - e0 - e1
+            side_points(r, c, side, tricks, now)
+            for s in range(3):
+                if now[s] != first[s]:
+                    return False
     return True
 
 
 # ------------------------------------------------------------------------------- scoring (§6, §7)
 @njit(cache=True)
 def score_hand(g, r):
+    if g.scores.shape[0] == 3:
+        score_hand_sides(g, r)
+        return
+    if g.hands.shape[0] == 6:
+        score_hand_teams(g, r)
+        return
     t0 = g.tricks_won[0] + g.tricks_won[2]
     t1 = g.tricks_won[1] + g.tricks_won[3]
     c = g.contract
@@ -606,13 +707,87 @@ def score_hand(g, r):
         g.phase = GAME_OVER
 
 
+@njit(cache=True)
+def finish_scoring(g, winner):
+    """What ``State._score_hand`` does after the points: the result's flags, the phase."""
+    g.has_result = True
+    g.thrown_in = NOT_THROWN
+    g.turn = -1
+    if winner == GAME_GOES_ON:
+        g.phase = HAND_OVER
+    else:
+        g.winner = winner
+        g.phase = GAME_OVER
+
+
+@njit(cache=True)
+def score_hand_teams(g, r):
+    """``score_hand`` for two teams of any size (six players: three seats a team)."""
+    t0, t1 = side_tricks(g, 0), side_tricks(g, 1)
+    c = g.contract
+    team = g.declarer % 2 if g.declarer >= 0 else -1
+    p0, p1 = hand_points(r, c, team, t0, t1)
+    made = False
+    if team >= 0:
+        made = contract_made(r, c, t0 if team == 0 else t1)
+        g.made = 1 if made else 0
+    else:
+        g.made = -1
+    g.hands_played += 1
+    n0, n1, winner = end_of_hand(r, g.scores[0], g.scores[1], p0, p1, team, made,
+                                 g.hands_played)
+    g.scores[0] = n0
+    g.scores[1] = n1
+    g.result_tricks[0] = t0
+    g.result_tricks[1] = t1
+    g.hand_points[0] = p0
+    g.hand_points[1] = p1
+    finish_scoring(g, winner)
+
+
+@njit(cache=True)
+def score_hand_sides(g, r):
+    """``score_hand`` for three players, each a side (§9.1), who reached the target first
+    decided by the tricks that scored for their takers."""
+    c = g.contract
+    side = g.declarer if g.declarer >= 0 else -1
+    tricks = np.empty(3, np.int64)
+    points = np.empty(3, np.int64)
+    old = np.empty(3, np.int64)
+    new = np.empty(3, np.int64)
+    for s in range(3):
+        tricks[s] = g.tricks_won[s]
+        old[s] = g.scores[s]
+    side_points(r, c, max(side, 0), tricks, points)
+    made = False
+    if side >= 0:
+        made = contract_made(r, c, tricks[side])
+        g.made = 1 if made else 0
+    else:
+        g.made = -1
+    g.hands_played += 1
+    takers = np.empty(NUM_TRICKS, np.int64)
+    ntakers = 0
+    if c == NO_CONTRACT or (c < NULLO and r.defence_tricks_score):
+        ntakers = g.ntricks
+        for k in range(ntakers):
+            takers[k] = g.trick_winner[k]
+    winner = end_of_hand_sides(r, old, points, side, made, g.hands_played, takers, ntakers,
+                               new)
+    for s in range(3):
+        g.scores[s] = new[s]
+        g.result_tricks[s] = tricks[s]
+        g.hand_points[s] = points[s]
+    finish_scoring(g, winner)
+
+
 # ------------------------------------------------------------------------------- one game
 @njit(cache=True)
 def legal(g, r):
     """The legal actions of the seat on turn as ``(base, cards, leads)`` (module docstring)."""
     if g.phase == PLAY:
         cards, leads = legal_plays(g, r)
-        return PLAY_BASE, cards, leads
+        return r.play_base, cards, leads
     if g.phase == AUCTION:
         return 0, legal_calls(g, r), U0
     if g.phase == EXCHANGE:
@@ -625,8 +800,9 @@ def is_legal(g, r, action):
     base, cards, leads = legal(g, r)
     if base <= action < base + 64 and (cards >> np.uint64(action - base)) & U1:
         return True
-    return JOKER_LEAD_BASE <= action < NUM_ACTIONS and (
-        (leads >> np.uint64(action - JOKER_LEAD_BASE)) & U1) != U0
+    lead_base = r.joker_lead_base
+    return lead_base <= action < r.num_actions and (
+        (leads >> np.uint64(action - lead_base)) & U1) != U0
 
 
 @njit(cache=True)
@@ -648,7 +824,7 @@ def random_action(g, r):
     k = randint(g, n_cards + popcount(leads))
     if k < n_cards:
         return base + nth_bit(cards, k)
-    return JOKER_LEAD_BASE + nth_bit(leads, k - n_cards)
+    return r.joker_lead_base + nth_bit(leads, k - n_cards)
 
 
 @njit(cache=True)
@@ -716,8 +892,10 @@ def next_random_hands(games, rules, index):
 
 @njit(cache=True)
 def legal_masks(games, rules, out):
-    """Fill ``out[N, 130]`` with each game's legal actions (all zero once the hand is over)."""
+    """Fill ``out[N, num_actions]`` with each game's legal actions (all zero once the hand is
+    over)."""
     r = rules[0]
+    lead_base = r.joker_lead_base
     for i in range(games.shape[0]):
         row = out[i]
         row[:] = 0
@@ -726,7 +904,7 @@ def legal_masks(games, rules, out):
             row[base + lowest_bit(cards)] = 1
             cards &= cards - U1
         while leads != U0:
-            row[JOKER_LEAD_BASE + lowest_bit(leads)] = 1
+            row[lead_base + lowest_bit(leads)] = 1
             leads &= leads - U1
 
 
@@ -791,7 +969,7 @@ TWINS = {
     "__init__": new_game,  # State(rules, seed): a random first dealer, then a random deal
     "_start_hand": begin_hand,  # for the deal already in the record (deal_random deals one)
     "next_hand": next_dealer,  # who deals next; the batch kernels then deal and begin_hand
-    "legal_mask": legal,  # as (base, cards, leads); legal_masks writes the [N, 130] masks
+    "legal_mask": legal,  # as (base, cards, leads); legal_masks writes the [N, actions] masks
 }
 
 #: The methods of ``State`` that are not rule logic, so have no kernel, and why.

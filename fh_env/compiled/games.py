@@ -11,12 +11,16 @@ Usage::
 
     games = FastGames(1024, Rules.preset("australian"), seed=7)
     while not games.done.all():
-        masks = games.legal_masks()              # bool [N, 130]
+        masks = games.legal_masks()              # bool [N, 130] (166 with six players)
         games.step(choose(masks))                # one action per game, for the seat on turn
-    games.hand_points, games.scores              # int64 [N, 2]
+    games.hand_points, games.scores              # int64 [N, sides]
 
     games.next_hands()                           # deal on (random deals from the seed)
     games.random_playout()                       # finish every hand with random legal actions
+
+Every table size of §9 plays (``Rules.players`` 3, 4 or 6): the records are the size's
+(:data:`fh_env.compiled.engine.GAME_DTYPES`: one entry per seat and per side), the masks have
+its action table's length (``num_actions``).
 
 State lives in ``games.games``, one record per game (:data:`fh_env.compiled.engine.GAME_DTYPE`);
 the properties below are views of its fields (``games.turn`` is ``int8 [N]`` and so on).
@@ -38,7 +42,7 @@ from .. import actions as A
 from . import engine as K
 from ..engine import HandResult, IllegalActionError, Phase, State, check_deal
 from .contracts import GAME_GOES_ON
-from .engine import (GAME_DTYPE, GAME_OVER, HAND_OVER, MAX_CALLS, NO_CONTRACT_YET,
+from .engine import (GAME_DTYPE, GAME_DTYPES, GAME_OVER, HAND_OVER, NO_CONTRACT_YET,
                      THROWN_IN_NAMES)
 from .rules import encode_rules
 from ..rules import Rules
@@ -87,7 +91,11 @@ class FastGames:
         self.num_games = int(num_games)
         self.auto_reset = bool(auto_reset)
         self._rules = encode_rules(self.rules)
-        self.games = np.zeros(self.num_games, GAME_DTYPE)
+        #: the table size (§9): seats, sides, the action table's length
+        self.players = self.rules.players
+        self.sides = self.rules.sides
+        self.num_actions = int(self._rules[0]["num_actions"])
+        self.games = np.zeros(self.num_games, GAME_DTYPES[self.players])
         self.seed = int(seed)
         self.reset(seed)
 
@@ -104,7 +112,7 @@ class FastGames:
                   index: np.ndarray | Sequence[int] | None = None, check: bool = True) -> None:
         """Start new games (scores 0) from explicit deals, as ``State.from_deal`` does.
 
-        ``hands`` is ``[M, 4]`` card bitmasks, ``kitty`` ``[M]``, ``dealer`` ``[M]`` (or one
+        ``hands`` is ``[M, players]`` card bitmasks, ``kitty`` ``[M]``, ``dealer`` ``[M]`` (or one
         seat for all) for the games ``index`` (default: all).  ``check`` validates every deal
         against the rules' deck (``fh_env.engine.check_deal``).
         """
@@ -137,11 +145,12 @@ class FastGames:
 
     def _begin(self, hands, kitty, dealer, index, check: bool, new: bool) -> None:
         idx = self._index(index)
-        hands = np.asarray(hands, dtype=np.uint64).reshape(len(idx), 4)
+        n = self.players
+        hands = np.asarray(hands, dtype=np.uint64).reshape(len(idx), n)
         kitty = np.asarray(kitty, dtype=np.uint64).reshape(len(idx))
         dealers = np.broadcast_to(np.asarray(dealer, dtype=np.int8), (len(idx),))
-        if ((dealers < 0) | (dealers > 3)).any():
-            raise ValueError(f"dealers must be seats 0..3, got {dealers.tolist()}")
+        if ((dealers < 0) | (dealers >= n)).any():
+            raise ValueError(f"dealers must be seats 0..{n - 1}, got {dealers.tolist()}")
         if check:
             for k in range(len(idx)):
                 check_deal(self.rules, [int(h) for h in hands[k]], int(kitty[k]))
@@ -159,16 +168,20 @@ class FastGames:
 
     # ------------------------------------------------------------------ stepping
     def legal_masks(self, out: np.ndarray | None = None) -> np.ndarray:
-        """``bool [N, 130]``: the legal actions of the seat on turn in each game (none when the
-        hand is over).  Pass ``out`` to reuse an array."""
+        """``bool [N, num_actions]`` (130, or 166 with six players): the legal actions of the
+        seat on turn in each game (none when the hand is over).  Pass ``out`` to reuse an
+        array."""
         if out is None:
-            out = np.empty((self.num_games, A.NUM_ACTIONS), dtype=np.bool_)
+            out = np.empty((self.num_games, self.num_actions), dtype=np.bool_)
+        elif out.shape != (self.num_games, self.num_actions):
+            raise ValueError(f"out must be [{self.num_games}, {self.num_actions}], not "
+                             f"{list(out.shape)}")
         K.legal_masks(self.games, self._rules, out)
         return out
 
     def legal_actions(self, i: int) -> list[int]:
         """The legal actions of game ``i``, in increasing id order."""
-        row = np.empty((1, A.NUM_ACTIONS), dtype=np.bool_)
+        row = np.empty((1, self.num_actions), dtype=np.bool_)
         K.legal_masks(self.games[i: i + 1], self._rules, row)
         return np.flatnonzero(row[0]).tolist()
 
@@ -215,7 +228,8 @@ class FastGames:
 
     @property
     def hand_points(self) -> np.ndarray:
-        """The points each team scored in the hand just finished (0 for a hand thrown in)."""
+        """The points each side scored in the hand just finished (0 for a hand thrown in):
+        ``int64 [N, sides]``, two teams or three players."""
         return self.games["hand_points"]
 
     @property
@@ -224,7 +238,7 @@ class FastGames:
 
     @property
     def winner(self) -> np.ndarray:
-        """The winning team (2: a draw) where the game is over, else -1."""
+        """The winning side (``contracts.DRAW``, -2: a draw) where the game is over, else -1."""
         return self.games["winner"]
 
     @property
@@ -241,7 +255,7 @@ class FastGames:
         """Game ``i`` as a reference ``State`` (its ``seed`` is this batch's seed)."""
         g = self.games[i]
         n = int(g["ncalls"])
-        if n > MAX_CALLS:
+        if n > self.games.dtype["calls"].shape[0]:
             raise ValueError(f"game {i}: its auction of {n} calls overflowed the call log")
         f: dict = {name: convert(g[name]) for name, convert in _SCALARS.items()}
         f.update({name: [int(x) for x in g[name]] for name in _ARRAYS})
@@ -253,7 +267,8 @@ class FastGames:
         f["exchanges"] = [[int(g["exch_seat"][k]), int(g["exch_picked"][k]),
                            int(g["exch_discards"][k])] for k in range(int(g["nexchanges"]))]
         f["trick"] = [int(c) for c in g["trick"][: int(g["ntrick"])]]
-        active = 3 if f["sitting_out"] >= 0 else 4
+        n = self.players
+        active = n if f["sitting_out"] < 0 else (n - 2 if n == 6 else n - 1)
         f["tricks"] = [(int(g["trick_leader"][k]),
                         tuple(int(c) for c in g["trick_cards"][k][:active]),
                         int(g["trick_winner"][k]), int(g["trick_led"][k]))
@@ -273,26 +288,27 @@ class FastGames:
 
     @staticmethod
     def _result(g: np.void) -> HandResult:
-        scores = (int(g["scores"][0]), int(g["scores"][1]))
+        scores = tuple(int(x) for x in g["scores"])
         thrown = THROWN_IN_NAMES[int(g["thrown_in"])]
         if thrown is not None:
-            return HandResult(None, None, (0, 0), (0, 0), scores, None, thrown)
+            zeros = (0,) * len(scores)
+            return HandResult(None, None, zeros, zeros, scores, None, thrown)
         made = int(g["made"])
         contract, declarer = int(g["contract"]), int(g["declarer"])
         return HandResult(None if contract == NO_CONTRACT_YET else contract,
                           declarer if declarer >= 0 else None,
-                          (int(g["result_tricks"][0]), int(g["result_tricks"][1])),
-                          (int(g["hand_points"][0]), int(g["hand_points"][1])), scores,
+                          tuple(int(x) for x in g["result_tricks"]),
+                          tuple(int(x) for x in g["hand_points"]), scores,
                           None if made < 0 else bool(made), None)
 
     def set_state(self, i: int, state: State) -> None:
         """Load a reference ``State`` (of the same rules) into game ``i``; its generator stays."""
         if state.rules != self.rules:
             raise ValueError("set_state() needs a state of this batch's rules")
-        if len(state.calls) > MAX_CALLS:
+        if len(state.calls) > self.games.dtype["calls"].shape[0]:
             raise ValueError(f"an auction of {len(state.calls)} calls does not fit the call log")
         rng = self.games["rng"][i]
-        self.games[i] = np.zeros((), GAME_DTYPE)
+        self.games[i] = np.zeros((), self.games.dtype)
         g = self.games[i]
         g["rng"] = rng
         for name in _SCALARS:

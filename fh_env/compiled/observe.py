@@ -7,9 +7,12 @@ each game's record; ``encode_state`` is ``observe.encode_state`` likewise, and `
 is ``observe.action_mask`` (int8, all zero off turn).  ``tests/test_compiled_observe.py`` holds them to
 that on random games of every preset and of random rule sets.
 
+Every table size (§9) is encoded in its own layout, ``observe.layout(players)``: the kernels
+are the same, the number of seats, of card ids and of sides come with the layout.
+
 Nothing about the layout is declared here: the offsets, widths and scales are read from
-:mod:`fh_env.observe` (``LAYOUT`` and its constants) when this module is imported and reach the
-kernels as data, together with the per-rule-set tables (``observe.rules_features``,
+:mod:`fh_env.observe` (``observe.layout(players)`` and its constants) when first needed and
+reach the kernels as data, together with the per-rule-set tables (``observe.rules_features``,
 ``observe.bid_values``).  Data rather than compiled-in constants because numba's on-disk cache
 (``cache=True``) would not notice a change to another module's globals.  What is compiled in are
 the action ids and the codes of the game record (:mod:`fh_env.compiled.engine`), as there.
@@ -24,9 +27,10 @@ from numba import njit
 
 from .. import actions as A
 from .. import observe
-from ..cards import NT_STANDARD, NUM_CARDS
+from .cards import U0, U1, lowest_bit
+from ..cards import NT_STANDARD
 from .games import FastGames
-from .engine import MAX_CALLS, NO_CONTRACT, NO_CONTRACT_YET
+from .engine import NO_CONTRACT, NO_CONTRACT_YET
 from ..rules import Rules
 
 __all__ = ["encode", "encode_state", "action_masks", "observe_turn"]
@@ -40,14 +44,31 @@ _BLOCKS = ("phase", "turn", "dealer", "bidder", "bid", "trump", "sitting_out", "
  _HAND, _PICKED, _DISCARDED, _EXCHANGED, _EXPOSED, _VOIDS, _TRICKS, _RULES, _BID_VALUE,
  _NUM_CALLS, _DISCARDS_LEFT, _TRICKS_WON, _SCORES, _HANDS_PLAYED, _RULE_VALUES) = range(
     len(_BLOCKS))
-# after the block starts: the sizes and the inside of a trick slot
-(_RULES_WIDTH, _OBS_SIZE, _STATE_SIZE, _NUM_BIDS, _TRICK_WIDTH, _LED_SHIFT, _CARDS) = range(
-    len(_BLOCKS), len(_BLOCKS) + 7)
-_LAYOUT = np.array(
-    [observe.LAYOUT[name].start for name in _BLOCKS]
-    + [observe.LAYOUT["rules"].stop - observe.LAYOUT["rules"].start, observe.OBS_SIZE,
-       observe.STATE_SIZE, observe.NUM_BIDS, observe.TRICK_WIDTH, observe.LED_SHIFT, NUM_CARDS],
-    dtype=np.int64)
+# after the block starts: the sizes, the inside of a trick slot, the table size
+(_RULES_WIDTH, _OBS_SIZE, _STATE_SIZE, _NUM_BIDS, _TRICK_WIDTH, _LED_SHIFT, _CARDS, _SEATS,
+ _SIDES) = range(len(_BLOCKS), len(_BLOCKS) + 9)
+
+
+def _layout_array(players: int) -> np.ndarray:
+    """The layout of a table size as the kernels read it (a block the layout lacks, the
+    3-player ``sitting_out``, starts at -1)."""
+    lay = observe.layout(players)
+    starts = [lay.slices[name].start if name in lay.slices else -1 for name in _BLOCKS]
+    return np.array(
+        starts + [lay.slices["rules"].stop - lay.slices["rules"].start, lay.size,
+                  lay.state_size, observe.NUM_BIDS, lay.trick_width, lay.led_shift,
+                  lay.num_cards, players, lay.sides], dtype=np.int64)
+
+
+_LAYOUT = _layout_array(4)
+_LAYOUTS = {4: _LAYOUT}
+
+
+def _layout(players: int) -> np.ndarray:
+    found = _LAYOUTS.get(players)
+    if found is None:
+        found = _LAYOUTS[players] = _layout_array(players)
+    return found
 _VALUE, _CALLS, _TRICKS_SCALE, _HANDS = range(4)
 _SCALES = np.array([observe.VALUE_SCALE, observe.CALLS_SCALE, observe.TRICKS_SCALE,
                     observe.HANDS_SCALE], dtype=np.float64)
@@ -82,69 +103,75 @@ def _tables(rules: Rules) -> _Tables:
 # ---------------------------------------------------------------------------- kernels
 @njit(cache=True)
 def _cards(out, base, mask):
-    """``out[base + c] = 1`` for each card ``c`` of the bitmask ``mask``."""
-    m = np.int64(mask)  # card ids < 63: no sign trouble, and no uint64/int64 mixing
-    c = 0
-    while m != 0:
-        if m & 1:
-            out[base + c] = 1.0
-        m >>= 1
-        c += 1
+    """``out[base + c] = 1`` for each card ``c`` of the bitmask ``mask`` (ids up to 63)."""
+    m = np.uint64(mask)
+    while m != U0:
+        out[base + lowest_bit(m)] = 1.0
+        m &= m - U1
 
 
 @njit(cache=True)
-def _trick(out, base, me, leader, led, sitting_out, cards, count, lay):
+def _sits_out(seat, sitting_out, n):
+    """``engine.sitting_out_seats``: the declarer's partner, both partners with six players."""
+    return sitting_out >= 0 and (seat == sitting_out or (n == 6 and seat == (sitting_out + 2) % n))
+
+
+@njit(cache=True)
+def _trick(out, base, me, leader, led, sitting_out, cards, count, lay, n):
     """One trick slot: leader, led suit, and each card in its player's row (play order)."""
-    out[base + (leader - me) % 4] = 1.0
+    out[base + (leader - me) % n] = 1.0
     out[base + lay[_LED_SHIFT] + led] = 1.0
     i = 0
-    for j in range(4):
-        player = (leader + j) % 4
-        if player == sitting_out:
+    for j in range(n):
+        player = (leader + j) % n
+        if _sits_out(player, sitting_out, n):
             continue
         if i == count:
             break
-        out[base + 4 + lay[_CARDS] * ((player - me) % 4) + cards[i]] = 1.0
+        out[base + n + lay[_CARDS] * ((player - me) % n) + cards[i]] = 1.0
         i += 1
 
 
 @njit(cache=True)
 def _encode(g, me, lay, scales, features, bid_values, kitty_size, out):
     """``observe.encode`` of seat ``me``'s view of the game record ``g`` into ``out``."""
+    n = g.hands.shape[0]  # the record's seats (a constant of its type: compiled per size)
     out[: lay[_OBS_SIZE]] = 0.0
     out[lay[_PHASE] + g.phase] = 1.0
     if g.turn >= 0:
-        out[lay[_TURN] + (g.turn - me) % 4] = 1.0
-    out[lay[_DEALER] + (g.dealer - me) % 4] = 1.0
+        out[lay[_TURN] + (g.turn - me) % n] = 1.0
+    out[lay[_DEALER] + (g.dealer - me) % n] = 1.0
     contract = np.int64(g.contract)
     has_contract = contract != NO_CONTRACT_YET
     bid = contract if has_contract else np.int64(g.high_bid)
     if bid > 0:
         bidder = g.declarer if has_contract else g.high_bidder
         out[lay[_BID] + bid - 1] = 1.0
-        out[lay[_BIDDER] + (bidder - me) % 4] = 1.0
+        out[lay[_BIDDER] + (bidder - me) % n] = 1.0
     elif contract == NO_CONTRACT:
         out[lay[_BID] + lay[_NUM_BIDS]] = 1.0
     if has_contract and g.context < NT_STANDARD:
         out[lay[_TRUMP] + g.context] = 1.0
-    if g.sitting_out >= 0:
-        out[lay[_SITTING] + (g.sitting_out - me) % 4] = 1.0
-    for s in range(4):
+    if g.sitting_out >= 0 and lay[_SITTING] >= 0:
+        out[lay[_SITTING] + (g.sitting_out - me) % n] = 1.0
+        if n == 6:
+            out[lay[_SITTING] + (g.sitting_out + 2 - me) % n] = 1.0
+    for s in range(n):
         if (g.shows_joker >> s) & 1:
-            out[lay[_SHOWS] + (s - me) % 4] = 1.0
+            out[lay[_SHOWS] + (s - me) % n] = 1.0
 
     # -- the auction (observe._auction_bits)
     high = lay[_NUM_BIDS]
-    for k in range(min(np.int64(g.ncalls), MAX_CALLS)):
-        r = (g.calls[k, 0] - me) % 4
+    for k in range(min(np.int64(g.ncalls), g.calls.shape[0])):
+        r = (g.calls[k, 0] - me) % n
         action = np.int64(g.calls[k, 1])
         if action == _PASS:
-            out[lay[_PASSES] + 4 * high + r] = 1.0
+            out[lay[_PASSES] + n * high + r] = 1.0
         elif action == _MISDEAL_CALL:
             out[lay[_MISDEAL] + r] = 1.0
         else:
             high = action - 1
-            out[lay[_BIDS] + 4 * high + r] = 1.0
+            out[lay[_BIDS] + n * high + r] = 1.0
 
     # -- the cards the observer knows
     _cards(out, lay[_HAND], g.hands[me])
@@ -152,24 +179,24 @@ def _encode(g, me, lay, scales, features, bid_values, kitty_size, out):
         _cards(out, lay[_EXPOSED], g.hands[g.declarer])
     for k in range(g.nexchanges):
         who = g.exch_seat[k]
-        out[lay[_EXCHANGED] + (who - me) % 4] = 1.0
+        out[lay[_EXCHANGED] + (who - me) % n] = 1.0
         if who == me:
             _cards(out, lay[_PICKED], g.exch_picked[k])
             _cards(out, lay[_DISCARDED], g.exch_discards[k])
 
     # -- the play
-    for s in range(4):
+    for s in range(n):
         v = np.int64(g.voids[s])
         for b in range(5):
             if (v >> b) & 1:
-                out[lay[_VOIDS] + 5 * ((s - me) % 4) + b] = 1.0
+                out[lay[_VOIDS] + 5 * ((s - me) % n) + b] = 1.0
     width = lay[_TRICK_WIDTH]
     for k in range(g.ntricks):
         _trick(out, lay[_TRICKS] + k * width, me, g.trick_leader[k], g.trick_led[k],
-               g.sitting_out, g.trick_cards[k], 4, lay)
+               g.sitting_out, g.trick_cards[k], n, lay, n)
     if g.ntrick > 0:
         _trick(out, lay[_TRICKS] + np.int64(g.ntricks) * width, me, g.leader, g.led,
-               g.sitting_out, g.trick, g.ntrick, lay)
+               g.sitting_out, g.trick, g.ntrick, lay, n)
 
     # -- the rules and the scalars (observe._fill)
     flags = lay[_RULES_WIDTH]
@@ -181,27 +208,33 @@ def _encode(g, me, lay, scales, features, bid_values, kitty_size, out):
     out[lay[_NUM_CALLS]] = np.int64(g.ncalls) / scales[_CALLS]
     if g.discards_left:
         out[lay[_DISCARDS_LEFT]] = np.int64(g.discards_left) / kitty_size
-    for r in range(4):
-        out[lay[_TRICKS_WON] + r] = np.int64(g.tricks_won[(me + r) % 4]) / scales[_TRICKS_SCALE]
-    team = me & 1
-    out[lay[_SCORES]] = g.scores[team] / scales[_VALUE]
-    out[lay[_SCORES] + 1] = g.scores[1 - team] / scales[_VALUE]
+    for r in range(n):
+        out[lay[_TRICKS_WON] + r] = np.int64(g.tricks_won[(me + r) % n]) / scales[_TRICKS_SCALE]
+    if g.scores.shape[0] == 2:
+        team = me & 1
+        out[lay[_SCORES]] = g.scores[team] / scales[_VALUE]
+        out[lay[_SCORES] + 1] = g.scores[1 - team] / scales[_VALUE]
+    else:  # three players: the observer, its left, its right
+        for r in range(n):
+            out[lay[_SCORES] + r] = g.scores[(me + r) % n] / scales[_VALUE]
     out[lay[_HANDS_PLAYED]] = np.int64(g.hands_played) / scales[_HANDS]
 
 
 @njit(cache=True)
 def _hidden(g, me, lay, out):
     """The part of ``observe.encode_state`` after the observation: the other seats' hands
-    (relative seats 1, 2, 3), the kitty now, the kitty as dealt, the discards by seat."""
-    n = lay[_CARDS]
+    (relative seats 1 .. players - 1), the kitty now, the kitty as dealt, the discards by
+    seat."""
+    c = lay[_CARDS]
+    n = g.hands.shape[0]
     base = lay[_OBS_SIZE]
     out[base: lay[_STATE_SIZE]] = 0.0
-    for r in range(1, 4):
-        _cards(out, base + (r - 1) * n, g.hands[(me + r) % 4])
-    _cards(out, base + 3 * n, g.kitty)
-    _cards(out, base + 4 * n, g.dealt_kitty)
+    for r in range(1, n):
+        _cards(out, base + (r - 1) * c, g.hands[(me + r) % n])
+    _cards(out, base + (n - 1) * c, g.kitty)
+    _cards(out, base + n * c, g.dealt_kitty)
     for k in range(g.nexchanges):
-        _cards(out, base + (5 + (g.exch_seat[k] - me) % 4) * n, g.exch_discards[k])
+        _cards(out, base + (n + 1 + (g.exch_seat[k] - me) % n) * c, g.exch_discards[k])
 
 
 @njit(cache=True)
@@ -240,21 +273,22 @@ def _rows_and_seats(fast: FastGames, seats, index) -> tuple[np.ndarray, np.ndarr
     else:
         who = np.ascontiguousarray(np.broadcast_to(np.asarray(seats, dtype=np.int64),
                                                    (len(idx),)))
-        if ((who < 0) | (who > 3)).any():
-            raise ValueError(f"seats must be 0..3, got {who.tolist()}")
+        if ((who < 0) | (who >= fast.players)).any():
+            raise ValueError(f"seats must be 0..{fast.players - 1}, got {who.tolist()}")
     return idx, who
 
 
 def _run(fast: FastGames, seats, index, out, full: bool) -> np.ndarray:
     idx, who = _rows_and_seats(fast, seats, index)
-    size = observe.STATE_SIZE if full else observe.OBS_SIZE
+    lay = _layout(fast.players)
+    size = int(lay[_STATE_SIZE] if full else lay[_OBS_SIZE])
     if out is None:
         out = np.empty((len(idx), size), dtype=np.float32)
     elif out.shape != (len(idx), size) or out.dtype != np.float32:
         raise ValueError(f"out must be float32 [{len(idx)}, {size}], not {out.dtype} "
                          f"{list(out.shape)}")
     t = _tables(fast.rules)
-    _encode_games(fast.games, idx, who, full, _LAYOUT, _SCALES, t.features, t.bid_values,
+    _encode_games(fast.games, idx, who, full, lay, _SCALES, t.features, t.bid_values,
                   t.kitty_size, out)
     return out
 
@@ -262,8 +296,9 @@ def _run(fast: FastGames, seats, index, out, full: bool) -> np.ndarray:
 def encode(fast: FastGames, seats: int | Sequence[int] | np.ndarray | None = None,
            index: Sequence[int] | np.ndarray | None = None,
            out: np.ndarray | None = None) -> np.ndarray:
-    """``float32 [M, OBS_SIZE]``: row ``k`` is ``observe.encode`` of game ``index[k]`` (default:
-    every game) from ``seats[k]`` (one seat for all, or default the seat on turn)."""
+    """``float32 [M, OBS_SIZE]`` (``observe.layout(players).size`` at another table size): row
+    ``k`` is ``observe.encode`` of game ``index[k]`` (default: every game) from ``seats[k]``
+    (one seat for all, or default the seat on turn)."""
     return _run(fast, seats, index, out, full=False)
 
 
@@ -279,16 +314,17 @@ def observe_turn(fast: FastGames, rows: np.ndarray, obs: np.ndarray, seat: np.nd
     """In place, for each game ``i`` in ``rows`` (int64): ``obs[i]`` the observation of the
     seat on turn, ``seat[i]`` that seat (the hot path of :class:`fh_env.envs.vector.VectorEnv`)."""
     t = _tables(fast.rules)
-    _observe_turn(fast.games, rows, _LAYOUT, _SCALES, t.features, t.bid_values, t.kitty_size,
+    _observe_turn(fast.games, rows, _layout(fast.players), _SCALES, t.features, t.bid_values, t.kitty_size,
                   obs, seat)
 
 
 def action_masks(fast: FastGames, seats: int | Sequence[int] | np.ndarray | None = None,
                  out: np.ndarray | None = None) -> np.ndarray:
-    """``int8 [N, NUM_ACTIONS]``: ``observe.action_mask`` of every game, for the seat on turn
-    (or for ``seats``: all zero in a game where that seat is not on turn)."""
+    """``int8 [N, num_actions]`` (130, or 166 with six players): ``observe.action_mask`` of
+    every game, for the seat on turn (or for ``seats``: all zero in a game where that seat is
+    not on turn)."""
     if out is None:
-        out = np.empty((fast.num_games, A.NUM_ACTIONS), dtype=np.int8)
+        out = np.empty((fast.num_games, fast.num_actions), dtype=np.int8)
     fast.legal_masks(out=out.view(np.bool_))
     if seats is not None:
         who = np.broadcast_to(np.asarray(seats, dtype=np.int64), (fast.num_games,))

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import actions as A
-from ..cards import DECKS, HONOURS, JOKER, NUM_CARDS, NUM_CONTEXTS, TABLES
+from ..cards import ALL_CARDS, HONOURS, JOKER, NUM_CONTEXTS, TABLES
 from ..contracts import NUM_TRICKS, contract_made, hand_points
 from ..engine import rule_tables
 from ..rules import _CHOICES, Rules
@@ -62,10 +62,14 @@ def _defenders_stop(on_target: str) -> int:
 
 
 RULES_DTYPE = np.dtype([
-    # the card tables of fh_env.cards.TABLES, by trump context; the honours of §3.9 misdeal
-    ("suit", np.int8, (NUM_CONTEXTS, NUM_CARDS)), ("suit_mask", np.uint64, (NUM_CONTEXTS, 5)),
-    ("strength", np.int16, (NUM_CONTEXTS, 5, NUM_CARDS)), ("honours", np.uint64),
-    ("deck", np.int8, (NUM_CARDS,)), ("deck_size", np.int8),  # shuffled cards (no fixed joker)
+    # the table size (§9): seats, sides (two teams, or three players), the action table's ids
+    ("players", np.int8), ("sides", np.int8), ("all_seats", np.uint8),  # all_seats: 1 << n - 1
+    ("play_base", np.int16), ("joker_lead_base", np.int16), ("num_actions", np.int16),
+    # the card tables of fh_env.cards.TABLES (every id, 0..63), by trump context; the honours
+    # of §3.9 misdeal
+    ("suit", np.int8, (NUM_CONTEXTS, ALL_CARDS)), ("suit_mask", np.uint64, (NUM_CONTEXTS, 5)),
+    ("strength", np.int16, (NUM_CONTEXTS, 5, ALL_CARDS)), ("honours", np.uint64),
+    ("deck", np.int8, (ALL_CARDS,)), ("deck_size", np.int8),  # shuffled cards (no fixed joker)
     ("fixed_kitty", np.uint64),  # the highest joker under highest_joker_in_kitty, else 0
     ("kitty_size", np.int8), ("rounds", np.int32), ("min_level", np.int8),
     ("no_trump_context", np.int8), ("nullo_context", np.int8),
@@ -82,25 +86,32 @@ RULES_DTYPE = np.dtype([
     # at or above min_bid_level / the level-6 bids below it (engine._RuleTables)
     ("outranking", np.uint64, (_NUM_BIDS,)), ("ordinary_mask", np.uint64),
     ("inkle_mask", np.uint64),
-    # points[contract, declaring team's tricks] = (declaring team, other team), from hand_points
+    # points[contract, declaring side's tricks] = (declaring side, other team), from
+    # hand_points; with three players (declarer, a defender who took no trick), a defender
+    # scoring trick_points[contract] more for each trick it took (checked in encode_rules)
     ("points", np.int64, (_NUM_BIDS, NUM_TRICKS + 1, 2)),
+    ("trick_points", np.int64, (_NUM_BIDS,)),
     ("made", np.uint8, (_NUM_BIDS, NUM_TRICKS + 1)),  # 1 where made
+    # tricks earn their takers 10 points in an ordinary contract (defender_scoring not none):
+    # who reached the target first among three players (contracts.end_of_hand's takers)
+    ("defence_tricks_score", np.bool_),
 ])
 
 
 def encode_rules(rules: Rules) -> np.ndarray:
-    """The rules record (a 1-element array) of a rule set."""
-    if rules.players != 4:
-        raise ValueError(f"the compiled core plays 4 players only, not players={rules.players}")
+    """The rules record (a 1-element array) of a rule set (any table size, §9)."""
     t = rule_tables(rules)
     rec = np.zeros(1, RULES_DTYPE)
     r = rec[0]
-    # The card tables cover every id; the 4-player packs use ids below NUM_CARDS.
-    r["suit"] = [row[:NUM_CARDS] for row in TABLES.suit]
+    r["players"], r["sides"], r["all_seats"] = rules.players, rules.sides, (1 << rules.players) - 1
+    r["play_base"], r["joker_lead_base"] = t.actions.play_base, t.actions.joker_lead_base
+    r["num_actions"] = t.actions.num_actions
+    # The card tables cover every id (the 4-player packs use ids below 46).
+    r["suit"] = TABLES.suit
     r["suit_mask"] = TABLES.suit_mask
-    r["strength"] = [[row[:NUM_CARDS] for row in ctx] for ctx in TABLES.strength]
+    r["strength"] = TABLES.strength
     r["honours"] = HONOURS
-    deck = [c for c in DECKS[rules.deck] if not (rules.highest_joker_in_kitty and c == JOKER)]
+    deck = [c for c in rules.cards if not (rules.highest_joker_in_kitty and c == JOKER)]
     r["deck"][: len(deck)] = deck
     r["deck_size"] = len(deck)
     r["fixed_kitty"] = (1 << JOKER) if rules.highest_joker_in_kitty else 0
@@ -126,9 +137,23 @@ def encode_rules(rules: Rules) -> np.ndarray:
     r["ceiling"] = rules.target - stop
     r["outranking"] = t.outranking
     r["ordinary_mask"], r["inkle_mask"] = t.ordinary_mask, t.inkle_mask
+    r["defence_tricks_score"] = rules.defender_scoring != "none"
+    three = rules.sides == 3
     for contract in range(A.BID_BASE, _NUM_BIDS):
+        if three:
+            base = hand_points(rules, contract, 0, (0, 0, NUM_TRICKS))[1]
+            r["trick_points"][contract] = hand_points(rules, contract, 0,
+                                                      (0, 1, NUM_TRICKS - 1))[1] - base
         for taken in range(NUM_TRICKS + 1):
-            r["points"][contract, taken] = hand_points(rules, contract, 0,
-                                                       (taken, NUM_TRICKS - taken))
+            rest = NUM_TRICKS - taken
+            if three:
+                points = hand_points(rules, contract, 0, (taken, 0, rest))
+                r["points"][contract, taken] = points[:2]
+                for own in range(rest + 1):  # the decomposition holds for every split
+                    want = hand_points(rules, contract, 0, (taken, own, rest - own))
+                    got = (points[0], points[1] + own * int(r["trick_points"][contract]))
+                    assert want[:2] == got, (rules, contract, taken, own)
+            else:
+                r["points"][contract, taken] = hand_points(rules, contract, 0, (taken, rest))
             r["made"][contract, taken] = contract_made(contract, taken)
     return rec

@@ -17,6 +17,13 @@ output       shape, dtype            meaning
 ``done``     [N] bool                the episode of that row ended on this step
 ===========  ======================  =========================================================
 
+Every table size (§9) plays: with ``players`` 3 or 6 (``rules`` ``"three-handed"``,
+``"six-handed"``, ...) ``obs`` is ``observe.layout(players).size`` wide (that size's layout,
+byte for byte :func:`fh_env.observe.encode`), ``mask`` has the size's action count (130, or
+166 with six players), ``seat`` is 0..players - 1 and ``rewards`` has one column per seat: the
+seat's side's reward as :mod:`fh_env.envs.rewards` defines ``"diff"`` (three players: the
+player's hand points minus the mean of the other two players').
+
 ``step`` returns ``(obs, mask, rewards, seat, done, infos)`` where ``infos`` is a dict with
 ``"hand_over"`` (bool[N]: a hand ended on this step) and ``"results"`` (the ended hand's
 :class:`~fh_env.engine.HandResult` per row, ``None`` elsewhere).
@@ -72,8 +79,7 @@ import numpy as np
 
 from .. import observe
 from ..compiled import observe as fastobs
-from ..actions import NUM_ACTIONS
-from ..engine import State, deal_cards
+from ..engine import State, deal_cards, side_of
 from ..compiled.games import FastGames
 from ..compiled.engine import GAME_OVER, HAND_OVER
 from ..rules import RulesSpec, resolve_rules
@@ -108,10 +114,16 @@ class VectorEnv:
         self.num_envs = int(num_envs)
         self.rules = resolve_rules(rules)
         self.episode = episode
-        self.obs = np.zeros((num_envs, observe.OBS_SIZE), dtype=np.float32)
-        self.mask = np.zeros((num_envs, NUM_ACTIONS), dtype=np.int8)
+        #: the table size (§9): seats, and the length of an observation and of a mask
+        self.players = players = self.rules.players
+        layout = observe.layout(players)
+        self.obs_size, self.num_actions = layout.size, layout.num_actions
+        self.obs = np.zeros((num_envs, layout.size), dtype=np.float32)
+        self.mask = np.zeros((num_envs, layout.num_actions), dtype=np.int8)
         self.seat = np.zeros(num_envs, dtype=np.int64)
-        self.rewards = np.zeros((num_envs, 4), dtype=np.float32)
+        self.rewards = np.zeros((num_envs, players), dtype=np.float32)
+        # the side each seat scores for (rewards columns from the sides' rewards)
+        self._side_of_seat = [side_of(players, s) for s in range(players)]
         self.done = np.zeros(num_envs, dtype=bool)
         self.hand_over = np.zeros(num_envs, dtype=bool)
         #: games started in each row since the last reset (game k uses game_seed(seed, i, k))
@@ -184,8 +196,8 @@ class VectorEnv:
         ended = moved[phase >= HAND_OVER]
         if len(ended):
             points = fast.games["hand_points"][ended]
-            team0, team1 = team_rewards("diff", (points[:, 0], points[:, 1]))
-            self.rewards[ended] = np.stack((team0, team1, team0, team1), axis=1)
+            sides = team_rewards("diff", tuple(points[:, t] for t in range(points.shape[1])))
+            self.rewards[ended] = np.stack([sides[t] for t in self._side_of_seat], axis=1)
             self.hand_over[ended] = True
             for i in ended.tolist():
                 results[i] = fast.result(i)
@@ -217,7 +229,7 @@ class VectorEnv:
             self.games[rows] += 1
             self._fast.new_games(rows)
             return
-        hands = np.empty((len(rows), 4), dtype=np.uint64)
+        hands = np.empty((len(rows), self.players), dtype=np.uint64)
         kitty = np.empty(len(rows), dtype=np.uint64)
         dealers = np.empty(len(rows), dtype=np.int8)
         for k, i in enumerate(rows.tolist()):
@@ -225,7 +237,7 @@ class VectorEnv:
             self.games[i] += 1
             # State(rules, seed)'s first dealer and deal (tests/test_vector.py compares them),
             # without building the rest of a State: this runs once per hand of every row.
-            dealers[k] = random.Random(f"{seed}/dealer").randrange(4)
+            dealers[k] = random.Random(f"{seed}/dealer").randrange(self.players)
             hands[k], kitty[k] = deal_cards(self.rules, seed, 0)
         self._fast.set_deals(hands, kitty, dealers, index=rows, check=False)
 
@@ -239,7 +251,7 @@ class VectorEnv:
                     self._tracked[i].next_hand(([int(h) for h in dealt["hands"]],
                                                 int(dealt["kitty"])))
             return
-        hands = np.empty((len(rows), 4), dtype=np.uint64)
+        hands = np.empty((len(rows), self.players), dtype=np.uint64)
         kitty = np.empty(len(rows), dtype=np.uint64)
         deal_index = self._fast.games["deal_index"]
         for k, i in enumerate(rows.tolist()):
