@@ -14,7 +14,7 @@ import sys
 import time
 from dataclasses import fields
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -41,6 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="examples:\n"
                "  fh-train --config configs/train/quick.toml --run-dir runs/quick\n"
                "  fh-train --config configs/train/default.toml --set num_envs=128 --seed 3\n"
+               "  fh-train --config configs/train/quick.toml --workers 2   # on 2 Ray workers\n"
                "  fh-train --resume runs/quick            # continue where its checkpoint left\n"
                "  fh-train --resume runs/quick --set total_steps=4000000   # and train longer")
     parser.add_argument("--config", type=Path, help="a TOML file of config fields "
@@ -86,9 +87,10 @@ def make_config(args: argparse.Namespace) -> tuple[TrainConfig, dict[str, Any] |
         if "config" not in data or "train" not in data:
             raise ValueError(f"checkpoint {args.resume / 'checkpoint.pt'} holds an agent only, "
                              "not a training state (it cannot be resumed)")
-        return TrainConfig.from_dict(data["config"]).override(assignments).validate(), data
+        cfg = TrainConfig.from_dict(data["config"]).override(assignments)
+        return cfg.validate().check_ray(), data
     cfg = TrainConfig.from_toml(args.config) if args.config else TrainConfig()
-    return cfg.override(assignments).validate(), None
+    return cfg.override(assignments).validate().check_ray(), None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -110,10 +112,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     verb = "resuming the run in" if resume_data is not None else "run directory:"
     print(f"fh-train: {verb} {run_dir}", flush=True)
     from .checkpoint import CheckpointError
+    from .workers import WorkerError
 
     try:
         results = train(cfg, run_dir, resume_data, progress=not args.no_progress)
-    except CheckpointError as err:
+    except (CheckpointError, WorkerError) as err:
         print(f"fh-train: error: {_one_line(err)}", file=sys.stderr)
         return 2
     print(format_table(results))
@@ -127,19 +130,46 @@ def _one_line(err: BaseException) -> str:
 
 
 def train(cfg: TrainConfig, run_dir: Path, resume_data: dict[str, Any] | None = None,
-          progress: bool = True, final_eval: bool = True) -> dict[str, Any]:
-    """Train until ``cfg.total_steps``; return the final evaluation results (or {})."""
-    from torch.utils.tensorboard import SummaryWriter
-    from tqdm import tqdm
+          progress: bool = True, final_eval: bool = True,
+          on_update: Callable[[Any], None] | None = None,
+          collector: Callable[[Any], Any] | None = None) -> dict[str, Any]:
+    """Train until ``cfg.total_steps``; return the final evaluation results (or {}).
 
-    from . import evaluation
-    from .checkpoint import export_agent, load_into, save_atomic, state_of
+    Rollouts come from the trainer itself, or with ``cfg.workers > 1`` / ``cfg.ray_address``
+    from Ray workers (:mod:`train.workers`), or from ``collector`` when given (a
+    :class:`train.workers.LocalWorkers`, say).  ``on_update(trainer)`` is called after every
+    update (the tests use it)."""
     from .ppo import Trainer
 
     trainer = Trainer(cfg)
     checkpoint = run_dir / "checkpoint.pt"
     if resume_data is not None:
+        from .checkpoint import load_into
+
         load_into(trainer, resume_data, checkpoint)  # checks everything before changing state
+    if collector is None and cfg.uses_ray:
+        from .workers import make_workers
+
+        collector = make_workers(cfg)
+    trainer.collector = collector
+    try:
+        return _train(trainer, run_dir, resume_data, progress, final_eval, on_update)
+    finally:
+        close = getattr(collector, "close", None)
+        if close is not None:
+            close()
+
+
+def _train(trainer: Any, run_dir: Path, resume_data: dict[str, Any] | None, progress: bool,
+           final_eval: bool, on_update: Callable[[Any], None] | None) -> dict[str, Any]:
+    from torch.utils.tensorboard import SummaryWriter
+    from tqdm import tqdm
+
+    from . import evaluation
+    from .checkpoint import export_agent, save_atomic, state_of
+
+    cfg = trainer.cfg
+    checkpoint = run_dir / "checkpoint.pt"
     cfg.save(run_dir)
     writer = SummaryWriter(str(run_dir), purge_step=trainer.global_step or None)
     if resume_data is None:
@@ -173,6 +203,8 @@ def train(cfg: TrainConfig, run_dir: Path, resume_data: dict[str, Any] | None = 
         if trainer.update % cfg.checkpoint_every == 0:
             save_atomic(state_of(trainer), checkpoint)
             export_agent(trainer, run_dir / "agent.pt")
+        if on_update is not None:
+            on_update(trainer)
     bar.close()
     save_atomic(state_of(trainer), checkpoint)
     export_agent(trainer, run_dir / "agent.pt")

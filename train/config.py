@@ -36,6 +36,15 @@ class TrainConfig:
     """Torch device for the network: cpu, or cuda when asked."""
     torch_threads: int = 1
     """torch.set_num_threads: 1 is fastest for these small networks on a busy machine."""
+    workers: int = 1
+    """Rollout workers.  1 (with no ray_address): games are played in the learner's own process,
+    as always.  N > 1: N worker processes on Ray (the `ray` extra) each play their share of
+    num_envs with a CPU copy of the policy and send complete rollouts to the learner, which
+    sends back the new weights after every update (synchronous: on-policy, see train.workers).
+    The same num_envs, so the same batch per update, whatever the number of workers."""
+    ray_address: str = ""
+    """The Ray cluster the workers run on (host:port, or auto); empty: start Ray on this machine
+    (with workers = 1 and no address, no Ray at all)."""
 
     # ------------------------------------------------------------------ rollouts
     num_envs: int = 64
@@ -170,6 +179,9 @@ class TrainConfig:
                 problems.append("config league shares (league_self, league_past, league_rule, "
                                 "league_mc, league_random) are all 0; at least one must be "
                                 "positive")
+            if self.workers > self.num_envs:
+                problems.append(f"config workers={self.workers} is invalid: expected at most "
+                                f"num_envs={self.num_envs} (the workers share num_envs games)")
         if problems:
             raise ValueError("; ".join(problems))
 
@@ -202,6 +214,24 @@ class TrainConfig:
                 raise ValueError(f"config device={self.device!r}: CUDA is not available on this "
                                  "machine; use device=cpu")
         return self
+
+    def check_ray(self) -> "TrainConfig":
+        """Refuse Ray workers (``workers > 1`` or a ``ray_address``) when Ray is not installed
+        (fh-train checks this before it writes anything); returns self."""
+        if self.uses_ray:
+            try:
+                import ray  # noqa: F401
+            except ImportError:
+                what = (f"workers={self.workers}" if self.workers > 1
+                        else f"ray_address={self.ray_address!r}")
+                raise ValueError(f"config {what} needs Ray, which is not installed: "
+                                 "pip install 'fivehundred-rl[ray]' (or workers=1)") from None
+        return self
+
+    @property
+    def uses_ray(self) -> bool:
+        """Whether rollouts are collected by Ray workers (train.workers)."""
+        return self.workers > 1 or bool(self.ray_address)
 
     # ------------------------------------------------------------------ I/O
     def to_dict(self) -> dict[str, Any]:
@@ -299,6 +329,7 @@ _NOT_NEGATIVE = ("a number at least 0", lambda v: v >= 0)
 _UNIT = ("a number from 0 to 1", lambda v: 0 <= v <= 1)
 _RANGES: dict[str, tuple[str, Callable[[Any], bool]]] = {
     "seed": _INT_AT_LEAST_0, "total_steps": _INT_AT_LEAST_1, "torch_threads": _INT_AT_LEAST_1,
+    "workers": _INT_AT_LEAST_1,
     "num_envs": _INT_AT_LEAST_1, "rollout_steps": _INT_AT_LEAST_1, "reward_scale": _POSITIVE,
     "learning_rate": _POSITIVE, "gamma": _UNIT, "gae_lambda": _UNIT,
     "num_minibatches": _INT_AT_LEAST_1, "update_epochs": _INT_AT_LEAST_1,

@@ -219,6 +219,9 @@ class Trainer:
         #: (contract id or -1, declared by the learner's team, made) of each hand since the
         #: last evaluation; NO_CONTRACT (-1) hands and hands thrown in both read -1.
         self.contract_log: list[tuple[int, int, int]] = []
+        #: Where rollouts come from: None, :meth:`collect` in this process; otherwise a callable
+        #: ``collector(trainer) -> (rollout, info)`` such as :class:`train.workers.RayWorkers`.
+        self.collector: Callable[["Trainer"], tuple[Rollout, dict[str, Any]]] | None = None
 
     # ------------------------------------------------------------------ acting
     def _state_features(self, rows: np.ndarray, seats: np.ndarray,
@@ -400,7 +403,7 @@ class Trainer:
     def train_update(self) -> dict[str, Any]:
         """One rollout and one PPO update; then league snapshot bookkeeping."""
         start = time.perf_counter()
-        rollout, info = self.collect()
+        rollout, info = self.collect() if self.collector is None else self.collector(self)
         lr = self.set_learning_rate()
         stats = self.learn(rollout)
         self.global_step += len(rollout)
