@@ -150,6 +150,15 @@ def test_nothing_points_outside_the_repository() -> None:
     assert checked > 50 and not bad, bad
 
 
+def test_the_pages_link_only_inside_the_repository() -> None:
+    """No web link in the README or docs/ (the pages must read the same in a bare clone)."""
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    bad = [f"{page.relative_to(ROOT)}: {url}" for page in pages
+           for url in LINK.findall(page.read_text(encoding="utf-8"))
+           if re.match(r"[a-z]+://", url) and not re.match(r"https?://(127\.0\.0\.1|localhost)", url)]
+    assert not bad, bad
+
+
 def test_the_outside_check_can_fail() -> None:
     pointer = "see " + _OUTSIDE[0] + "/" + "RULES.md"
     assert all(s in pointer for s in _OUTSIDE[:2])
