@@ -10,8 +10,8 @@ read with ``torch.load(..., weights_only=True)``.  The keys a bot needs::
 
     format         "fivehundred-rl/checkpoint"
     obs_version    fh_env.observe.OBS_VERSION when it was written
-    obs_size       fh_env.observe.OBS_SIZE
-    num_actions    130
+    obs_size       fh_env.observe.OBS_SIZE (4 players; else layout(players).size of its rules)
+    num_actions    130 (4 and 3 players; 166 with six: action_table(players).num_actions)
     rules          Rules.to_dict() of the rule set it was trained under
     policy         {"hidden_sizes": [...], "state_dict": {...}, "trump_first": bool}
 
@@ -55,18 +55,26 @@ class CheckpointError(ValueError):
 class PolicyNet(nn.Module):
     """An MLP trunk with a policy head (130 logits) and a value head, on one seat's observation.
 
-    One network is shared by all four seats: observations are seat-relative, so the same
-    weights play every position.  With ``trump_first`` the network relabels suits so that the
+    One network is shared by all seats: observations are seat-relative, so the same
+    weights play every position.  Other table sizes: ``obs_size`` and ``num_actions`` of that
+    size's layout (:func:`fh_env.observe.layout`; 166 actions with six players).  With ``trump_first`` the network relabels suits so that the
     trump comes first before it reads an observation, and maps its card logits back
     (:func:`fh_env.observe.trump_first_indices`): it learns card play once for all trump suits.
     """
 
     def __init__(self, obs_size: int, hidden_sizes: Sequence[int],
-                 generator: torch.Generator | None = None, trump_first: bool = False) -> None:
+                 generator: torch.Generator | None = None, trump_first: bool = False,
+                 num_actions: int = NUM_ACTIONS) -> None:
         super().__init__()
         self.obs_size = int(obs_size)
+        self.num_actions = int(num_actions)
         self.hidden_sizes = [int(h) for h in hidden_sizes]
         self.trump_first = bool(trump_first)
+        if self.trump_first and (self.obs_size, self.num_actions) != (observe.OBS_SIZE,
+                                                                      NUM_ACTIONS):
+            raise ValueError("trump_first relabels suits of the 4-player observation layout "
+                             f"only (size {observe.OBS_SIZE}, {NUM_ACTIONS} actions), not of "
+                             f"size {self.obs_size} with {self.num_actions} actions")
         if self.trump_first:
             obs_index, action_index = observe.trump_first_indices()
             # Not saved in state_dict: they follow from the observation layout.
@@ -78,11 +86,11 @@ class PolicyNet(nn.Module):
             layers += [init_layer(width, h, math.sqrt(2), generator), nn.ReLU()]
             width = h
         self.trunk = nn.Sequential(*layers)
-        self.policy_head = init_layer(width, NUM_ACTIONS, 0.01, generator)
+        self.policy_head = init_layer(width, self.num_actions, 0.01, generator)
         self.value_head = init_layer(width, 1, 1.0, generator)
 
     def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """Raw logits [B, 130] (unmasked) and values [B]."""
+        """Raw logits [B, num_actions] (unmasked) and values [B]."""
         row = None
         if self.trump_first:
             trump = obs[:, observe.TRUMP_SLICE]
@@ -180,14 +188,19 @@ def read_checkpoint(path: str | Path) -> dict[str, Any]:
     if missing:
         raise CheckpointError(f"checkpoint {path} is not a Five Hundred checkpoint: missing "
                               f"keys {', '.join(missing)}")
-    if data["num_actions"] != NUM_ACTIONS:
+    # The layout of its table size (the rules' players; 4 when they do not say).
+    players = data["rules"].get("players", 4) if isinstance(data["rules"], dict) else 4
+    lay = observe.layout(players if players in observe.TABLE_SIZES else 4)
+    if data["num_actions"] != lay.num_actions:
+        where = "" if lay.players == 4 else f" for {lay.players} players"
         raise CheckpointError(f"checkpoint {path} has {data['num_actions']} actions, this "
-                              f"version has {NUM_ACTIONS}")
-    if (data["obs_version"], data["obs_size"]) != (observe.OBS_VERSION, observe.OBS_SIZE):
+                              f"version has {lay.num_actions}{where}")
+    if (data["obs_version"], data["obs_size"]) != (observe.OBS_VERSION, lay.size):
+        where = "" if lay.players == 4 else f", {lay.players} players"
         raise CheckpointError(
             f"checkpoint {path} was written for observation version {data['obs_version']} "
             f"(size {data['obs_size']}), but fh_env.observe is now version "
-            f"{observe.OBS_VERSION} (size {observe.OBS_SIZE}); retrain or use a matching version")
+            f"{observe.OBS_VERSION} (size {lay.size}{where}); retrain or use a matching version")
     if not isinstance(data["rules"], dict):
         raise CheckpointError(f"checkpoint {path} is malformed: its rules are not a table")
     return data
@@ -214,7 +227,8 @@ def policy_from_checkpoint(data: dict[str, Any], path: str | Path = "?") -> Poli
     try:
         policy = data["policy"]
         net = PolicyNet(data["obs_size"], policy["hidden_sizes"],
-                        trump_first=bool(policy.get("trump_first", False)))
+                        trump_first=bool(policy.get("trump_first", False)),
+                        num_actions=data["num_actions"])
         net.load_state_dict(policy["state_dict"])
     except (KeyError, TypeError, RuntimeError, ValueError, AttributeError) as err:
         raise CheckpointError(f"checkpoint {path}: the policy cannot be loaded: "
@@ -237,7 +251,7 @@ class NeuralBot:
         self.greedy = greedy
         self.name = name
         self.strict_rules = strict_rules
-        self._obs = np.zeros(observe.OBS_SIZE, dtype=np.float32)
+        self._obs = np.zeros(net.obs_size, dtype=np.float32)
         self._checked: Rules | None = None  # the last rules check_rules accepted
         # The rules its observations are encoded with: its own where the game's are the same
         # game (Rules.same_game), so that the network sees exactly what it was trained on.
@@ -290,7 +304,7 @@ class NeuralBot:
         u = rng.random()
         cdf = np.cumsum(probs)
         action = int(np.searchsorted(cdf, u * cdf[-1], side="right"))
-        if action < NUM_ACTIONS and mask[action]:
+        if action < len(mask) and mask[action]:
             return action
         return int(np.flatnonzero(mask)[-1])  # u * total rounded up to the total
 

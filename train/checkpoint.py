@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from agents.neural import FORMAT, CheckpointError, check_rules, read_checkpoint
-from fh_env import NUM_ACTIONS, observe
+from fh_env import observe
 
 if TYPE_CHECKING:
     from .ppo import Trainer
@@ -62,11 +62,12 @@ def save_atomic(data: dict[str, Any], path: str | Path) -> Path:
 def agent_part(trainer: "Trainer") -> dict[str, Any]:
     """What a :class:`agents.neural.NeuralBot` needs: the observation format, rules, policy."""
     policy = trainer.model.policy
+    layout = observe.layout(trainer.rules.players)  # OBS_SIZE and NUM_ACTIONS with 4 players
     return {
         "format": FORMAT,
         "obs_version": observe.OBS_VERSION,
-        "obs_size": observe.OBS_SIZE,
-        "num_actions": NUM_ACTIONS,
+        "obs_size": layout.size,
+        "num_actions": layout.num_actions,
         "rules": trainer.rules.to_dict(),
         "policy": {"hidden_sizes": list(policy.hidden_sizes),
                    "trump_first": policy.trump_first,

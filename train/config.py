@@ -88,7 +88,8 @@ class TrainConfig:
     """Widths of the shared MLP trunk of the policy and value heads."""
     trump_first: bool = False
     """Relabel suits so the trump comes first before the network reads an observation (see
-    agents.neural.PolicyNet): card play is learnt once for every trump suit."""
+    agents.neural.PolicyNet): card play is learnt once for every trump suit.  Four players
+    only (it relabels the 4-player observation layout); refused with other table sizes."""
     central_critic: bool = False
     """Give the value function its own network fed the whole state (fh_env.observe.encode_state)
     from the acting seat's side: a centralised critic used only in training; the policy sees
@@ -96,7 +97,7 @@ class TrainConfig:
 
     # ------------------------------------------------------------------ warm start
     bc_hands: int = 0
-    """Hands of the teacher bot (on all four seats) to imitate before PPO starts (0: none).
+    """Hands of the teacher bot (on every seat) to imitate before PPO starts (0: none).
     Without it PPO tends to learn to pass every hand (see train.imitation)."""
     bc_teacher: str = "rule"
     """Bot spec (agents.registry) imitated by the warm start."""
@@ -179,6 +180,10 @@ class TrainConfig:
                 problems.append("config league shares (league_self, league_past, league_rule, "
                                 "league_mc, league_random) are all 0; at least one must be "
                                 "positive")
+            if self.trump_first and (players := self.make_rules().players) != 4:
+                problems.append(f"config trump_first=true is invalid with rules={self.rules!r} "
+                                f"({players} players): it relabels the 4-player observation "
+                                "layout only; set trump_first = false")
             if self.workers > self.num_envs:
                 problems.append(f"config workers={self.workers} is invalid: expected at most "
                                 f"num_envs={self.num_envs} (the workers share num_envs games)")

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from agents.evaluate import KINDS, contract_kind, duplicate
+from agents.evaluate import KINDS, contract_kind, duplicate, seatings
 from agents.neural import NeuralBot
 from agents.registry import make_bot
 from fh_env import actions as A
@@ -78,7 +78,8 @@ def log_evaluation(writer: "SummaryWriter", trainer: "Trainer", opponents: list[
         for kind in KINDS:
             bid, made = ours.get(kind, [0, 0])
             tag = kind.replace(" ", "_")
-            writer.add_scalar(f"eval/{name}/bid_share/{tag}", bid / (2 * result.deals), step)
+            plays = len(seatings(result.players)) * result.deals  # hands A played
+            writer.add_scalar(f"eval/{name}/bid_share/{tag}", bid / plays, step)
             if bid:
                 writer.add_scalar(f"eval/{name}/made_rate/{tag}", made / bid, step)
         writer.add_scalar(f"eval/{name}/mean_level", result.avg_level.get("A", 0.0), step)
@@ -101,6 +102,12 @@ def format_table(results: dict[str, Any]) -> str:
         lines.append(f"{spec:<18}{r.deals:>6}{r.mean:>+11.1f}"
                      f"{f'[{r.ci_low:+.1f}, {r.ci_high:+.1f}]':>20}{f'{bid}/{made}':>10}"
                      f"{r.seconds:>9.0f}  {verdict}")
-    lines.append("mean diff: hand points of the trained agent's team minus the opponents' per "
-                 "deal (each deal played twice, seats swapped); bid/made: the agent's contracts")
+    if any(getattr(r, "players", 4) == 3 for r in results.values()):
+        lines.append("mean diff: hand points of the trained agent minus the mean of its two "
+                     "opponents' per deal (each deal played three times, the agent on each "
+                     "seat); bid/made: the agent's contracts")
+    else:
+        lines.append("mean diff: hand points of the trained agent's team minus the opponents' "
+                     "per deal (each deal played twice, seats swapped); bid/made: the agent's "
+                     "contracts")
     return "\n".join(lines)

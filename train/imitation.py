@@ -6,9 +6,9 @@ local optimum from which it never learns to declare.  Starting from the teacher'
 play (``bc_teacher``, the ``rule`` bot by default) puts the learner where contracts pay, and PPO
 then improves on the teacher instead of unlearning to bid.
 
-The teacher plays all four seats of ``num_envs`` games (:class:`fh_env.envs.vector.VectorEnv`, each
+The teacher plays every seat of ``num_envs`` games (:class:`fh_env.envs.vector.VectorEnv`, each
 seat seeing only its view; the ``rule`` teacher as its compiled twin, :mod:`agents.rule_compiled`,
-whose labels are the same); every decision is recorded with the same per-seat bookkeeping as
+whose labels are the same, with four players; the Python bot, slower, with three or six); every decision is recorded with the same per-seat bookkeeping as
 PPO rollouts (:class:`train.ppo.RolloutBuffer`), so each decision's value target is its seat's
 final hand reward.  Chunks of ``bc_chunk_hands`` hands are trained on for ``bc_epochs`` epochs
 (masked cross-entropy on the teacher's action plus ``vf_coef`` times the value error) and
@@ -44,9 +44,10 @@ def teacher_games(trainer: "Trainer", bot: Any, hands: int, chunk: int) -> Rollo
     venv = VectorEnv(n, trainer.rules, seed=game_seed(cfg.seed, BC_STREAM, chunk))
     obs, mask, seat = venv.obs, venv.mask, venv.seat
     rngs = [random.Random(trainer.py_rng.getrandbits(64)) for _ in range(n)]
-    params = compiles(bot)  # the rule bot: its compiled twin, the same labels
+    # The rule bot: its compiled twin (4 players only), the same labels.
+    params = compiles(bot) if trainer.rules.players == 4 else None
     twin = None if params is None else RuleSeats(trainer.rules, params)
-    buffer = RolloutBuffer(n)
+    buffer = RolloutBuffer(n, venv.players)
     started, active = n, np.ones(n, dtype=bool)
     while active.any():
         rows = np.flatnonzero(active)
@@ -62,7 +63,7 @@ def teacher_games(trainer: "Trainer", bot: Any, hands: int, chunk: int) -> Rollo
                    values=np.zeros(len(rows), np.float32))
         _, _, rewards, _, _, infos = venv.step(actions)
         for i in np.flatnonzero(infos["hand_over"]).tolist():
-            buffer.end_hand(i, rewards[i] * cfg.reward_scale, (0, 1, 2, 3))
+            buffer.end_hand(i, rewards[i] * cfg.reward_scale, tuple(range(venv.players)))
             if started < hands:
                 started += 1
             else:

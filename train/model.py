@@ -16,6 +16,7 @@ import torch
 from torch import nn
 
 from agents.neural import PolicyNet, init_layer, masked_logits
+from fh_env import NUM_ACTIONS
 
 
 class CentralCritic(nn.Module):
@@ -41,14 +42,15 @@ class ActorCritic(nn.Module):
     """Policy logits (masked) and values for a batch of decisions."""
 
     def __init__(self, obs_size: int, hidden_sizes: Sequence[int], state_size: int = 0,
-                 generator: torch.Generator | None = None, trump_first: bool = False) -> None:
+                 generator: torch.Generator | None = None, trump_first: bool = False,
+                 num_actions: int = NUM_ACTIONS) -> None:
         super().__init__()
-        self.policy = PolicyNet(obs_size, hidden_sizes, generator, trump_first)
+        self.policy = PolicyNet(obs_size, hidden_sizes, generator, trump_first, num_actions)
         self.critic = CentralCritic(state_size, hidden_sizes, generator) if state_size else None
 
     def forward(self, obs: torch.Tensor, mask: torch.Tensor,
                 state_obs: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
-        """Masked logits [B, 130] and values [B]."""
+        """Masked logits [B, num_actions] and values [B]."""
         logits, value = self.policy(obs)
         if self.critic is not None:
             if state_obs is None:

@@ -4,21 +4,24 @@ One update:
 
 1. **Rollout** (:meth:`Trainer.collect`).  ``num_envs`` games are played side by side with
    :class:`fh_env.envs.vector.VectorEnv`, one hand per game (``episode="hand"``).  In every game one
-   team is the learner (both seats play the current network) and the other team is drawn from
-   the :class:`~train.league.League`.  Only the learner's decisions are stored (in a
+   side is the learner (all its seats play the current network) and the other seats are drawn
+   from the :class:`~train.league.League`.  (Sides: teams of two with four players, of three
+   with six; with three players each plays for itself, so the learner holds one seat and the
+   drawn opponent the two others.)  Only the learner's decisions are stored (in a
    ``bid_teacher_share`` of the games a bot makes the learner's auction calls; those are not
    stored either).  A game keeps dealing new hands until it has contributed ``rollout_steps``
    learner decisions, then waits for the hand it is in to end: a rollout holds complete hands
    only.  (Before the first rollout, :mod:`train.imitation` may warm the network up.)  The
    ``rule`` bot, wherever it plays (league seats, bid and play teacher), is its compiled twin
    (:mod:`agents.rule_compiled`, the same decisions): the league's ``rule`` seats are played
-   inside ``VectorEnv.step`` (``bots=``), without a Python call per decision.
+   inside ``VectorEnv.step`` (``bots=``), without a Python call per decision.  The twin plays
+   four players only: with three or six the ``rule`` seats are the Python bot (much slower).
 2. **Per-seat bookkeeping.**  Turns in Five Hundred are not cyclic (the declarer exchanges
    several cards in a row, a nullo partner sits out, a trick's winner leads next), and the
    reward comes only at the end of the hand.  So each seat's decisions in a hand form their own
    sequence, linked by ``next_index``; when the hand ends, the seat's reward (its team's hand
    points minus the other team's, times ``reward_scale``) is credited to that seat's *last*
-   decision, which is marked ``done``.  Both learner seats get the team's reward.
+   decision, which is marked ``done``.  Every learner seat gets its side's reward.
 3. **GAE per seat sequence** (:func:`per_seat_gae`): ``delta_t = r_t + gamma V(next_t) - V_t``
    where ``next_t`` is the same seat's next decision (none after ``done``), and advantages run
    backwards along that chain.  Because every sequence is complete, no value is bootstrapped.
@@ -45,6 +48,7 @@ from agents.neural import PolicyNet, masked_logits
 from agents.rule_compiled import RuleSeats, compiles
 from fh_env import actions as A
 from fh_env import observe
+from fh_env.engine import side_of
 from fh_env.envs.vector import VectorEnv, game_seed
 from fh_env.view import seat_view
 
@@ -58,9 +62,9 @@ from .model import ActorCritic, legal_entropy, sample
 class Rollout:
     """The learner's decisions of one rollout, in the order they were made."""
 
-    obs: np.ndarray  # float32 [B, OBS_SIZE]
-    state_obs: np.ndarray | None  # float32 [B, STATE_SIZE] with a centralised critic
-    mask: np.ndarray  # int8 [B, 130]
+    obs: np.ndarray  # float32 [B, obs size of the table size's layout]
+    state_obs: np.ndarray | None  # float32 [B, state size] with a centralised critic
+    mask: np.ndarray  # int8 [B, num_actions]
     actions: np.ndarray  # int64 [B]
     logprobs: np.ndarray  # float32 [B]
     values: np.ndarray  # float32 [B]
@@ -76,13 +80,13 @@ class Rollout:
 class RolloutBuffer:
     """Collects learner decisions and links each seat's decisions of a hand into a sequence."""
 
-    def __init__(self, num_envs: int) -> None:
+    def __init__(self, num_envs: int, players: int = 4) -> None:
         self.chunks: dict[str, list[np.ndarray]] = {k: [] for k in (
             "obs", "state_obs", "mask", "actions", "logprobs", "values", "teacher")}
         self.rewards: list[float] = []
         self.dones: list[bool] = []
         self.next_index: list[int] = []
-        self.last = np.full((num_envs, 4), -1, dtype=np.int64)  # open sequence ends
+        self.last = np.full((num_envs, players), -1, dtype=np.int64)  # open sequence ends
 
     def add(self, envs: np.ndarray, seats: np.ndarray, **arrays: np.ndarray | None) -> None:
         """Append one decision for each row of ``envs`` (made by ``seats``)."""
@@ -191,9 +195,13 @@ class Trainer:
         self.py_rng = random.Random(cfg.seed)  # bots' per-game generators
         self.np_rng = np.random.default_rng(cfg.seed)  # league draws, minibatch order
         self.torch_rng = torch.Generator().manual_seed(cfg.seed)  # init, action sampling
-        state_size = observe.STATE_SIZE if cfg.central_critic else 0
-        self.model = ActorCritic(observe.OBS_SIZE, cfg.hidden_sizes, state_size,
-                                 self.torch_rng, cfg.trump_first).to(self.device)
+        layout = observe.layout(self.rules.players)  # this table size's observations, actions
+        state_size = layout.state_size if cfg.central_critic else 0
+        self.model = ActorCritic(layout.size, cfg.hidden_sizes, state_size, self.torch_rng,
+                                 cfg.trump_first, layout.num_actions).to(self.device)
+        #: The learner's side is drawn among these; the side of each seat.
+        self.players, self.sides = self.rules.players, self.rules.sides
+        self.side_of_seat = np.array([side_of(self.players, s) for s in range(self.players)])
         self.optimizer = torch.optim.Adam(self.model.parameters(), lr=cfg.learning_rate, eps=1e-5)
         shares = cfg.league_shares()
         # The bots of this run by role: league opponents, and the auction teacher.
@@ -208,9 +216,10 @@ class Trainer:
         self.bots = {role: make_bot(spec) for role, spec in roles.items()}  # type: ignore[misc]
         #: The roles played by the rule bot, as its compiled twin (agents.rule_compiled): the
         #: same decisions, made in compiled code from the game records (the league's ``rule``
-        #: seats are played inside VectorEnv.step).
+        #: seats are played inside VectorEnv.step).  Four players only: with three or six the
+        #: rule bot plays in Python.
         self.compiled = {role: RuleSeats(self.rules, params) for role, bot in self.bots.items()
-                         if (params := compiles(bot)) is not None}
+                         if self.players == 4 and (params := compiles(bot)) is not None}
         self.league = League(shares, cfg.league_size, self.bots)
         self.venv = VectorEnv(cfg.num_envs, self.rules, seed=0, episode="hand")
         self.update = 0
@@ -240,7 +249,7 @@ class Trainer:
         obs, mask, seat = venv.reset(seed=game_seed(cfg.seed, 1 << 20, self.update))
         n = venv.num_envs
         opponents: list[Opponent] = [self.league.draw(self.np_rng) for _ in range(n)]
-        learner_team = self.np_rng.integers(2, size=n)
+        learner_team = self.np_rng.integers(self.sides, size=n)  # the learner's side
         teacher_game = self.np_rng.random(n) < cfg.bid_teacher_share
         bot_rngs = [random.Random(self.py_rng.getrandbits(64)) for _ in range(n)]
         active = np.ones(n, dtype=bool)
@@ -255,12 +264,12 @@ class Trainer:
         for i in range(n):
             seat_bots(i)
         learner_steps = np.zeros(n, dtype=np.int64)
-        buffer = RolloutBuffer(n)
+        buffer = RolloutBuffer(n, self.players)
         returns: dict[str, list[float]] = {}
         self.model.eval()
         while active.any():
             actions = np.full(n, -1, dtype=np.int64)
-            learner = active & (seat % 2 == learner_team)
+            learner = active & (self.side_of_seat[seat] == learner_team)
             # In "teacher" games the learner's auction calls come from cfg.bid_teacher.
             in_auction = mask[:, :A.DISCARD_BASE].any(1)
             taught = learner & teacher_game & in_auction
@@ -317,17 +326,20 @@ class Trainer:
                 obs, mask, rewards, seat, done, infos = venv.step(actions)
             for i in np.flatnonzero(infos["hand_over"]).tolist():
                 team = int(learner_team[i])
-                buffer.end_hand(i, rewards[i] * cfg.reward_scale, (team, team + 2))
+                seats = tuple(np.flatnonzero(self.side_of_seat == team).tolist())
+                buffer.end_hand(i, rewards[i] * cfg.reward_scale, seats)
+                # Seat `team` is on side `team` at every table size.
                 returns.setdefault(opponents[i].kind, []).append(float(rewards[i, team]))
                 result = infos["results"][i]
-                by_learner = result.declarer is not None and result.declarer % 2 == team
+                by_learner = (result.declarer is not None
+                              and int(self.side_of_seat[result.declarer]) == team)
                 contract = -1 if result.contract is None else result.contract  # -1: none
                 self.contract_log.append((contract, int(by_learner), int(bool(result.made))))
                 if learner_steps[i] >= cfg.rollout_steps:
                     active[i] = False
                 else:
                     opponents[i] = self.league.draw(self.np_rng)
-                    learner_team[i] = self.np_rng.integers(2)
+                    learner_team[i] = self.np_rng.integers(self.sides)
                     teacher_game[i] = self.np_rng.random() < cfg.bid_teacher_share
                 seat_bots(i)
         rollout = buffer.finish()
