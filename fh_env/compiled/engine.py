@@ -674,37 +674,7 @@ def score_hand(g, r):
     if g.scores.shape[0] == 3:
         score_hand_sides(g, r)
         return
-    if g.hands.shape[0] == 6:
-        score_hand_teams(g, r)
-        return
-    t0 = g.tricks_won[0] + g.tricks_won[2]
-    t1 = g.tricks_won[1] + g.tricks_won[3]
-    c = g.contract
-    team = g.declarer % 2 if g.declarer >= 0 else -1
-    p0, p1 = hand_points(r, c, team, t0, t1)
-    made = False
-    if team >= 0:
-        made = contract_made(r, c, t0 if team == 0 else t1)
-        g.made = 1 if made else 0
-    else:
-        g.made = -1
-    g.hands_played += 1
-    n0, n1, winner = end_of_hand(r, g.scores[0], g.scores[1], p0, p1, team, made,
-                                 g.hands_played)
-    g.scores[0] = n0
-    g.scores[1] = n1
-    g.has_result = True
-    g.thrown_in = NOT_THROWN
-    g.result_tricks[0] = t0
-    g.result_tricks[1] = t1
-    g.hand_points[0] = p0
-    g.hand_points[1] = p1
-    g.turn = -1
-    if winner == GAME_GOES_ON:
-        g.phase = HAND_OVER
-    else:
-        g.winner = winner
-        g.phase = GAME_OVER
+    score_hand_teams(g, r)
 
 
 @njit(cache=True)
@@ -722,7 +692,7 @@ def finish_scoring(g, winner):
 
 @njit(cache=True)
 def score_hand_teams(g, r):
-    """``score_hand`` for two teams of any size (six players: three seats a team)."""
+    """``score_hand`` for two teams (four players, or six: three seats a team)."""
     t0, t1 = side_tricks(g, 0), side_tricks(g, 1)
     c = g.contract
     team = g.declarer % 2 if g.declarer >= 0 else -1
