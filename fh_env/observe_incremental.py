@@ -121,13 +121,7 @@ class IncrementalObserver:
 
     def observation(self, state: State, seat: int) -> dict[str, np.ndarray]:
         """``fh_env.observe.observation(seat_view(state, seat))``: new arrays."""
-        if not 0 <= seat < self.players:
-            raise ValueError(f"seat must be 0..{self.players - 1}, not {seat!r}")
-        st = self._seats[seat]
-        if state is not st.state or state.dealt is not st.dealt:
-            self._full(st, state, seat)
-        else:
-            self._catch_up(st, state, seat)
+        st = self._update(state, seat)
         if state.turn != seat:
             return {"observation": st.buf.copy(),
                     "action_mask": np.zeros(self.layout.num_actions, np.int8)}
