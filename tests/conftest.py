@@ -65,6 +65,15 @@ SCORING_TABLES = {
                 10: [420, 440, 460, 480, 500]},
 }
 
+# A deal (the ``deal`` reset option of the environments) for 8NT: seat 0 holds the joker and
+# a spade run.
+SPADE_RUN = "JK AS KS QS JS 10S 9S 8S 7S 6S".split()
+NT_DEAL = {"hands": [SPADE_RUN,
+                     "5S 5C 6C 7C 8C 9C 10C JC QC KC".split(),
+                     "AC 4D 5D 6D 7D 8D 9D 10D JD QD".split(),
+                     "KD AD 4H 5H 6H 7H 8H 9H 10H JH".split()],
+           "kitty": "QH KH AH".split()}
+
 
 def cards(text: str) -> list[int]:
     """Card ids of a space-separated list of card names."""
@@ -82,16 +91,23 @@ def deal(rules: Rules, hands: Mapping[int, str] | Sequence[str],
     Hands not named (or named short of 10 cards) are filled from the unnamed cards, lowest id
     first; the kitty gets what is left when it is not named (or gets the remainder after it).
     """
+    return _complete_deal(hands, kitty, 4, DECKS[rules.deck], f"deck {rules.deck}")
+
+
+def _complete_deal(hands: Mapping[int, str] | Sequence[str], kitty: str | None, players: int,
+                   pack: Sequence[int], pack_name: str) -> tuple[list[list[int]], list[int]]:
+    """The hands of :func:`deal` and :func:`table_deal`: ``players`` 10-card hands and the
+    kitty, the named cards first, then the rest of ``pack`` in its order."""
     if not isinstance(hands, Mapping):
         hands = dict(enumerate(hands))
-    given = [cards(hands.get(seat, "")) for seat in range(4)]
+    given = [cards(hands.get(seat, "")) for seat in range(players)]
     kitty_cards = cards(kitty) if kitty is not None else []
     named = [c for hand in given for c in hand] + kitty_cards
     if len(set(named)) != len(named):
         raise AssertionError(f"a card is named twice in the deal: {named}")
-    rest = [c for c in DECKS[rules.deck] if c not in named]
-    if set(named) - set(DECKS[rules.deck]):
-        raise AssertionError(f"cards not in deck {rules.deck}: {named}")
+    if set(named) - set(pack):
+        raise AssertionError(f"cards not in {pack_name}: {named}")
+    rest = [c for c in pack if c not in named]
     for hand in given:
         while len(hand) < 10:
             hand.append(rest.pop(0))
@@ -153,10 +169,35 @@ def play_randomly(state: State, rng: random.Random) -> State:
     return state
 
 
+def random_walk(rules: Rules, seed: int, steps: int) -> tuple[State, random.Random]:
+    """A game ``State(rules, seed=seed)`` after up to ``steps`` random legal actions (fewer if
+    it ends), and the ``random.Random(seed)`` that chose them, for the test to play on with."""
+    rng = random.Random(seed)
+    state = State(rules, seed=seed)
+    for _ in range(steps):
+        if state.is_terminal:
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    return state, rng
+
+
 def play_until(state: State, phase: Phase, rng: random.Random) -> State:
     while state.phase != phase and not state.is_terminal:
         state.apply(rng.choice(state.legal_actions()))
     return state
+
+
+class RecordingBot:
+    """The first legal action; remembers the seats it was asked to play."""
+
+    name = "recording"
+
+    def __init__(self) -> None:
+        self.seats: set[int] = set()
+
+    def act(self, view, rng):
+        self.seats.add(view.seat)
+        return view.legal_actions()[0]
 
 
 @pytest.fixture
@@ -193,25 +234,8 @@ def table_deal(rules: Rules, hands: Mapping[int, str] | Sequence[str],
                kitty: str | None = None) -> tuple[list[list[int]], list[int]]:
     """:func:`deal` for every table size: a 10-card hand per player (``rules.players``) and the
     kitty, the named cards first, then the rest of the rules' pack in id order."""
-    if not isinstance(hands, Mapping):
-        hands = dict(enumerate(hands))
-    pack = list(rules.cards)
-    given = [cards(hands.get(seat, "")) for seat in range(rules.players)]
-    kitty_cards = cards(kitty) if kitty is not None else []
-    named = [c for hand in given for c in hand] + kitty_cards
-    if len(set(named)) != len(named):
-        raise AssertionError(f"a card is named twice in the deal: {named}")
-    if set(named) - set(pack):
-        raise AssertionError(f"cards not in the {rules.players}-player pack: {named}")
-    rest = [c for c in pack if c not in named]
-    for hand in given:
-        while len(hand) < 10:
-            hand.append(rest.pop(0))
-    if kitty is None:
-        kitty_cards = rest
-    elif rest:
-        raise AssertionError(f"cards left over after the named kitty: {rest}")
-    return given, kitty_cards
+    return _complete_deal(hands, kitty, rules.players, list(rules.cards),
+                          f"the {rules.players}-player pack")
 
 
 def new_table_state(rules: Rules, hands: Mapping[int, str] | Sequence[str] = (),

@@ -111,14 +111,15 @@ def test_bots_are_deterministic_given_their_seed(factory):
         assert _trace(factory, rules, seed) == first
 
 
-def _positions(rules: Rules, count: int, seed: int):
-    """States at random points of rule-bot hands, with the seat on turn."""
+def _positions(rules: Rules, count: int, seed: int, max_steps: int = 60):
+    """States at random points of rule-bot hands (under ``max_steps`` actions in), with the seat
+    on turn."""
     rng = random.Random(seed)
     bot = RuleBot()
     out = []
     while len(out) < count:
         state = State(rules, seed=rng.randrange(10**6))
-        stop = rng.randrange(60)
+        stop = rng.randrange(max_steps)
         for _ in range(stop):
             if state.is_terminal:
                 break

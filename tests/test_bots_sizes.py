@@ -23,6 +23,7 @@ from fh_env.view import seat_view
 
 from test_bots import VARIANTS as FOUR_PLAYER_VARIANTS
 from test_bots import CheckedBot, discard_kitty_back
+from test_bots import _positions
 
 SIZES = [Rules.preset("three-handed"), Rules.preset("six-handed"),
          Rules(players=3, nullo="anytime", open_nullo="anytime", all_pass="play",
@@ -49,25 +50,11 @@ def test_random_rule_and_mc_play_every_table_size_legally(rules):
                   CheckedBot(RuleBot())], hands=1, seed=2)
 
 
-def _positions(rules: Rules, count: int, seed: int):
-    rng = random.Random(seed)
-    bot, out = RuleBot(), []
-    while len(out) < count:
-        state = State(rules, seed=rng.randrange(10**6))
-        for _ in range(rng.randrange(70)):
-            if state.is_terminal:
-                break
-            state.apply(bot.act(seat_view(state, state.turn), rng))
-        if not state.is_terminal:
-            out.append(state)
-    return out
-
-
 @pytest.mark.parametrize("rules", SIZES[:2], ids=IDS[:2])
 def test_no_bot_reads_hidden_cards_at_three_and_six_players(rules):
     bots = [RuleBot(), MCBot(samples=2, bid_samples=1)]
     rng = random.Random(3)
-    for state in _positions(rules, 10, seed=4):
+    for state in _positions(rules, 10, seed=4, max_steps=70):
         seat = state.turn
         view = seat_view(state, seat)
         other = Determinizer(view).sample(rng)
@@ -132,7 +119,7 @@ def test_a_three_handed_defender_does_not_overtake_the_other_defender_after_the_
 def _property_positions(rules: Rules, count: int, seed: int):
     """Play positions where the seat on turn follows suit to a trick in progress."""
     out = []
-    for state in _positions(rules, count * 6, seed):
+    for state in _positions(rules, count * 6, seed, max_steps=70):
         if state.phase == Phase.PLAY and state.trick and state.contract not in A.NULLO_TYPES \
                 and state.hands[state.turn] & TABLES.suit_mask[state.context][state.led]:
             out.append(state)

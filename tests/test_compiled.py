@@ -26,7 +26,7 @@ from fh_env.compiled.games import FastGames
 from fh_env.rules import _CHOICES, Rules
 
 from conftest import FOUR_PLAYER_PRESETS as PRESETS
-from conftest import deal, do
+from conftest import deal, do, random_walk
 
 _NUMBERS = {
     "nullo_value": (250, 150, 350), "open_nullo_value": (500, 350, 250),
@@ -264,12 +264,7 @@ def test_finished_games_are_left_alone_or_auto_reset() -> None:
 def test_set_state_then_to_state_round_trips_and_plays_on_alike(preset: str, seed: int,
                                                                 steps: int) -> None:
     rules = Rules.preset(preset)
-    rng = random.Random(seed)
-    ref = State(rules, seed=seed)
-    for _ in range(steps):
-        if ref.is_terminal:
-            break
-        ref.apply(rng.choice(ref.legal_actions()))
+    ref, rng = random_walk(rules, seed, steps)
     fast = FastGames(1, rules, seed=seed)
     fast.set_state(0, ref)
     assert fast.to_state(0).to_dict() == ref.to_dict()
@@ -322,12 +317,7 @@ def test_every_table_size_matches_the_engine_step_by_step(players: int) -> None:
 def test_set_state_round_trips_at_every_table_size(players: int, which: int, seed: int,
                                                    steps: int) -> None:
     rules = SIZE_RULE_SETS[players][which]
-    rng = random.Random(seed)
-    ref = State(rules, seed=seed)
-    for _ in range(steps):
-        if ref.is_terminal:
-            break
-        ref.apply(rng.choice(ref.legal_actions()))
+    ref, rng = random_walk(rules, seed, steps)
     fast = FastGames(2, rules, seed=seed)
     fast.set_state(1, ref)
     assert fast.to_state(1).to_dict() == ref.to_dict()

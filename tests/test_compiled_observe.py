@@ -28,7 +28,7 @@ from fh_env.rules import Rules
 from fh_env.view import seat_view
 
 from conftest import FOUR_PLAYER_PRESETS as PRESETS
-from conftest import deal, do
+from conftest import deal, do, random_walk
 from test_compiled import SIZE_RULE_SETS, choose, random_rules
 
 RULE_SETS = [Rules.preset(name) for name in PRESETS] + [
@@ -149,12 +149,7 @@ def test_every_seat_matches_observe_at_every_step() -> None:
 def test_a_loaded_engine_state_encodes_alike(preset: str, seed: int, steps: int) -> None:
     """Any reachable state, loaded with FastGames.set_state, encodes as observe does."""
     rules = Rules.preset(preset)
-    rng = random.Random(seed)
-    ref = State(rules, seed=seed)
-    for _ in range(steps):
-        if ref.is_terminal:
-            break
-        ref.apply(rng.choice(ref.legal_actions()))
+    ref, _ = random_walk(rules, seed, steps)
     fast = FastGames(3, rules, seed=seed)
     for i in range(3):
         fast.set_state(i, ref)
@@ -256,12 +251,7 @@ def test_every_table_size_matches_observe_at_every_step(players: int) -> None:
 def test_a_loaded_state_of_every_table_size_encodes_alike(players: int, which: int, seed: int,
                                                           steps: int) -> None:
     rules = SIZE_RULE_SETS[players][which]
-    rng = random.Random(seed)
-    ref = State(rules, seed=seed)
-    for _ in range(steps):
-        if ref.is_terminal:
-            break
-        ref.apply(rng.choice(ref.legal_actions()))
+    ref, _ = random_walk(rules, seed, steps)
     fast = FastGames(2, rules, seed=seed)
     fast.set_state(1, ref)
     compare(fast, [ref, ref], [1])

@@ -14,6 +14,7 @@ from pettingzoo.test import render_test as pz_render_test
 from pettingzoo.test import seed_test as pz_seed_test
 
 import fh_env
+from conftest import NT_DEAL, SPADE_RUN
 from conftest import deal as conftest_deal
 from fh_env import actions as A
 from fh_env.engine import IllegalActionError, Phase, State
@@ -255,14 +256,6 @@ def test_suit_contract_points_reward_and_scale() -> None:
     trace = play(env, lambda obs, rng: lowest_legal(obs))
     final = {agent: reward for agent, _, reward, terminated, _ in trace if terminated}
     assert final == {"player_0": 3.0, "player_1": -3.0, "player_2": 3.0, "player_3": -3.0}
-
-
-SPADE_RUN = "JK AS KS QS JS 10S 9S 8S 7S 6S".split()
-NT_DEAL = {"hands": [SPADE_RUN,
-                     "5S 5C 6C 7C 8C 9C 10C JC QC KC".split(),
-                     "AC 4D 5D 6D 7D 8D 9D 10D JD QD".split(),
-                     "KD AD 4H 5H 6H 7H 8H 9H 10H JH".split()],
-           "kitty": "QH KH AH".split()}
 
 
 def test_notrump_contract() -> None:

@@ -37,13 +37,9 @@ from fh_env.view import seat_view
 
 from fh_env.rules import PRESETS
 
+from conftest import NT_DEAL, RecordingBot
+
 ROOT = Path(__file__).resolve().parent.parent
-SPADE_RUN = "JK AS KS QS JS 10S 9S 8S 7S 6S".split()
-NT_DEAL = {"hands": [SPADE_RUN,
-                     "5S 5C 6C 7C 8C 9C 10C JC QC KC".split(),
-                     "AC 4D 5D 6D 7D 8D 9D 10D JD QD".split(),
-                     "KD AD 4H 5H 6H 7H 8H 9H 10H JH".split()],
-           "kitty": "QH KH AH".split()}
 INTEGER_TYPES = (int, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
                  np.uint64, np.intp)
 
@@ -517,17 +513,7 @@ def test_bot_seats_play_their_agents_in_the_aec_loop() -> None:
     from agents.match import BotSeats
     from agents.rule import RuleBot
 
-    class Recording:
-        name = "recording"
-
-        def __init__(self) -> None:
-            self.seats: set[int] = set()
-
-        def act(self, view, rng):
-            self.seats.add(view.seat)
-            return view.legal_actions()[0]
-
-    recording = Recording()
+    recording = RecordingBot()
     bots = BotSeats({"player_1": "rule", 3: recording})
     assert bots.agents == ["player_1", "player_3"]
     assert "player_1" in bots and "player_0" not in bots and "nobody" not in bots

@@ -23,20 +23,7 @@ from fh_env.rules import Rules
 from fh_env.envs.single import ENV_ID, NO_HAND, SingleSeatEnv, numeric_info
 from fh_env.view import seat_view
 
-from conftest import deal
-
-
-class RecordingBot:
-    """The first legal action; remembers the seats it was asked to play."""
-
-    name = "recording"
-
-    def __init__(self) -> None:
-        self.seats: set[int] = set()
-
-    def act(self, view, rng):
-        self.seats.add(view.seat)
-        return view.legal_actions()[0]
+from conftest import RecordingBot, deal
 
 
 def random_action(env: SingleSeatEnv, rng: np.random.Generator) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from typing import Callable
 
 import numpy as np
 import pytest
@@ -179,18 +180,19 @@ def test_bad_arguments() -> None:
         venv.step(np.array([0]))
 
 
-def test_matches_the_pettingzoo_env() -> None:
-    """Each row plays exactly the episodes of fh_env.env() reset with that game's seed."""
+def _play_alongside_pettingzoo(rules: Rules, seed: int, rng: random.Random,
+                               check_step: Callable[[object, bool, np.ndarray], None]) -> None:
+    """Six hands of VectorEnv(2, rules, seed) in lock-step with one fh_env.env() per row, reset
+    with that game's seed: the seat on turn, observation and mask must match at every step;
+    ``check_step(env, done, rewards_row)`` checks each row after its env has stepped."""
     import fh_env
 
-    rules = Rules.preset("australian")
-    n, seed = 2, 5
+    n = 2
     venv = VectorEnv(n, rules, seed=seed)
     envs = [fh_env.env(rules=rules, episode="hand", reward="diff") for _ in range(n)]
     for i, env in enumerate(envs):
         env.reset(seed=game_seed(seed, i, 0))
     games = [1] * n
-    rng = random.Random(9)
     hands = 0
     while hands < 6:
         for i, env in enumerate(envs):
@@ -202,15 +204,24 @@ def test_matches_the_pettingzoo_env() -> None:
         _, _, rewards, _, done, _ = venv.step(actions)
         for i, env in enumerate(envs):
             env.step(int(actions[i]))
+            check_step(env, bool(done[i]), rewards[i])
             if done[i]:
-                assert all(env.terminations.values())
-                assert [env.rewards[f"player_{s}"] for s in range(4)] == \
-                    rewards[i].tolist()
                 env.reset(seed=game_seed(seed, i, games[i]))
                 games[i] += 1
                 hands += 1
-            else:
-                assert not any(env.terminations.values())
+
+
+def test_matches_the_pettingzoo_env() -> None:
+    """Each row plays exactly the episodes of fh_env.env() reset with that game's seed."""
+
+    def check_step(env, done: bool, rewards: np.ndarray) -> None:
+        if done:
+            assert all(env.terminations.values())
+            assert [env.rewards[f"player_{s}"] for s in range(4)] == rewards.tolist()
+        else:
+            assert not any(env.terminations.values())
+
+    _play_alongside_pettingzoo(Rules.preset("australian"), 5, random.Random(9), check_step)
 
 
 @pytest.mark.parametrize("preset", ["australian", "american-double-nullo"])
@@ -337,30 +348,11 @@ def test_every_table_size_matches_the_engine_deal_by_deal(preset: str, episode: 
 @pytest.mark.parametrize("preset", ["three-handed", "six-handed"])
 def test_every_table_size_matches_the_pettingzoo_env(preset: str) -> None:
     """Each row plays the episodes of fh_env.env(preset), rewards included."""
-    import fh_env
-
     rules = Rules.preset(preset)
-    n, seed = 2, 8
-    venv = VectorEnv(n, rules, seed=seed)
-    envs = [fh_env.env(rules=rules, episode="hand", reward="diff") for _ in range(n)]
-    for i, env in enumerate(envs):
-        env.reset(seed=game_seed(seed, i, 0))
-    games = [1] * n
-    rng = random.Random(4)
-    hands = 0
-    while hands < 6:
-        for i, env in enumerate(envs):
-            obs, _, _, _, _ = env.last()
-            assert env.agent_selection == f"player_{venv.seat[i]}"
-            np.testing.assert_array_equal(obs["observation"], venv.obs[i])
-            np.testing.assert_array_equal(obs["action_mask"], venv.mask[i])
-        actions = np.array([_pick(venv.mask[i], rng) for i in range(n)])
-        _, _, rewards, _, done, _ = venv.step(actions)
-        for i, env in enumerate(envs):
-            env.step(int(actions[i]))
-            if done[i]:
-                assert [env.rewards[f"player_{s}"] for s in range(rules.players)] == \
-                    pytest.approx(rewards[i].tolist())
-                env.reset(seed=game_seed(seed, i, games[i]))
-                games[i] += 1
-                hands += 1
+
+    def check_step(env, done: bool, rewards: np.ndarray) -> None:
+        if done:
+            assert [env.rewards[f"player_{s}"] for s in range(rules.players)] == \
+                pytest.approx(rewards.tolist())
+
+    _play_alongside_pettingzoo(rules, 8, random.Random(4), check_step)
