@@ -208,8 +208,9 @@ class Helper:
 
     ``hint_bot`` is any registry name; the estimates and analyses use the ``mc`` bot, with
     ``samples`` worlds per decision when given (else the bot's own numbers).  A bot that
-    refuses the rules (``check_rules``, or ``NotImplementedError`` when asked) makes its aids
-    raise :class:`AidUnavailable` with the reason instead of stopping the game.
+    refuses the rules when it is built (``make_bot(spec, rules)``: ``mcfast`` at three or six
+    players) makes its aids raise :class:`AidUnavailable` with the reason instead of stopping
+    the game.
     """
 
     def __init__(self, rules: Rules, hint_bot: str = "mc", samples: int | None = None,
@@ -221,7 +222,7 @@ class Helper:
         def build(spec: str):
             try:
                 return make_bot(spec, rules)
-            except (ValueError, NotImplementedError) as err:
+            except ValueError as err:
                 if "unknown bot" in str(err):
                     raise
                 return _Unavailable(spec, f"{spec} does not play these rules "
@@ -233,14 +234,6 @@ class Helper:
             raise TypeError("the mc registry entry is not an MCBot")
         self.seed = seed
 
-    @staticmethod
-    def _guard(call, *args):
-        try:
-            return call(*args)
-        except NotImplementedError as err:
-            raise AidUnavailable(str(err).splitlines()[0] if str(err) else
-                                 "the bot does not play this table size") from None
-
     def rng(self, aid: str, state: State) -> random.Random:
         """The generator of one aid at one decision (the same when asked again)."""
         key = (state.deal_index, len(state.calls), state.discards_left, len(state.tricks),
@@ -248,10 +241,10 @@ class Helper:
         return random.Random(f"{self.seed}/aid/{aid}/{key}")
 
     def hint(self, state: State, view: SeatView) -> int:
-        return self._guard(hint, self.hint_bot, view, self.rng("hint", state))
+        return hint(self.hint_bot, view, self.rng("hint", state))
 
     def estimates(self, state: State, view: SeatView) -> list[Estimate]:
-        return self._guard(action_values, self.mc, view, self.rng("estimate", state))
+        return action_values(self.mc, view, self.rng("estimate", state))
 
     def analyse(self, state: State, view: SeatView, bid: int) -> BidAnalysis:
-        return self._guard(analyse_bid, self.mc, view, bid, self.rng(f"analyse/{bid}", state))
+        return analyse_bid(self.mc, view, bid, self.rng(f"analyse/{bid}", state))

@@ -9,8 +9,7 @@ raw_env`), so observations, rewards, seeding and ``reset`` options are exactly t
     import gymnasium as gym
     import fh_env  # registers fh_env/FiveHundred-v0
 
-    from agents.registry import make_bot
-
+    # bots from agents (which this package never imports): agents.registry.make_bot
     env = gym.make("fh_env/FiveHundred-v0", seats=(0, 2), opponents=make_bot("rule"))
 
 ==================  ==============================================================
