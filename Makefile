@@ -8,7 +8,7 @@ STAMP := $(VENV)/.stamp
 # editable_mode=compat puts the repo root on sys.path, so top-level packages
 # added after `make venv` (agents/, train/, ...) still import from console scripts.
 
-.PHONY: venv test test-all train bench clean test-recipes
+.PHONY: venv browser test test-all train bench clean test-recipes
 
 venv: $(STAMP)
 
@@ -19,7 +19,14 @@ $(STAMP): pyproject.toml Makefile
 	$(VENV)/bin/python -m pip install -q -e '.[dev]' --config-settings editable_mode=compat
 	touch $(STAMP)
 
-test: venv
+# The browser test (tests/test_web_browser.py) drives Debian's headless Chromium: installed here
+# when missing (as root, through apt), so that the one test command does its own set-up.
+browser:
+	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || { \
+	    DEBIAN_FRONTEND=noninteractive apt-get update </dev/null && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver </dev/null; }
+
+test: venv browser
 	OMP_NUM_THREADS=1 $(VENV)/bin/python -m pytest -q -n 2 tests
 
 # The recipes of examples/ with the optional RL libraries (SB3, Tianshou, TorchRL, RLlib), in a

@@ -1,11 +1,9 @@
 """fh-play --web in a real browser: headless Chromium (Debian's chromium and chromium-driver,
-which .ci/run installs) plays a whole hand by clicks on the fixed deal of tests/web_helpers.py,
+which `make test` installs) plays a whole hand by clicks on the fixed deal of tests/web_helpers.py,
 and saves the screenshot docs/web_play.png (a hand in progress with the aids open)."""
 
 from __future__ import annotations
 
-import os
-import shutil
 import socket
 import threading
 import time
@@ -29,10 +27,7 @@ from play.web.server import create_app  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM, DRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
-# CI (.ci/run) installs the browser, so there a missing one is a failure, not a skip.
-pytestmark = pytest.mark.skipif(
-    not os.environ.get("CI") and not (shutil.which(CHROMIUM) and shutil.which(DRIVER)),
-    reason="needs Debian's chromium and chromium-driver (make test on a machine without them)")
+# `make test` installs the browser when it is missing (Makefile: browser).
 
 
 def free_port() -> int:

@@ -13,7 +13,6 @@ import os
 import random
 import secrets
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -34,6 +33,7 @@ EXAMPLES = ROOT / "examples"
 sys.path.insert(0, str(EXAMPLES))
 
 import recipe_common as rc  # noqa: E402
+from ray_helpers import stop_group  # noqa: E402
 
 #: Ray on this machine only: node address 127.0.0.1 (this switch only keeps Ray from adding
 #: nodes), token authentication with a token of this test run.
@@ -103,21 +103,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def stop_group(proc: subprocess.Popen) -> None:
-    """Stop the process group that ``proc`` leads: SIGTERM, then SIGKILL after 10 s (Ray
-    drains for up to 30 s).  The group holds only the processes this test started."""
-    for sig, wait in ((signal.SIGTERM, 10), (signal.SIGKILL, 10)):
-        try:
-            os.killpg(proc.pid, sig)
-        except ProcessLookupError:
-            break
-        try:
-            proc.wait(timeout=wait)
-        except subprocess.TimeoutExpired:
-            continue
-    proc.poll()
 
 
 def test_rllib_on_a_ray_cluster_with_two_env_runners(tmp_path):

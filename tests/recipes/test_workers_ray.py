@@ -35,6 +35,7 @@ from agents.registry import make_bot  # noqa: E402
 from train import cli  # noqa: E402
 from train.config import TrainConfig  # noqa: E402
 from train.workers import LocalWorkers  # noqa: E402
+from ray_helpers import stop_group  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SMOKE = ROOT / "configs" / "train" / "smoke.toml"
@@ -50,22 +51,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def stop_group(proc: subprocess.Popen) -> None:
-    """SIGTERM, then SIGKILL, to the process group of ``proc`` (started by this module)."""
-    for sig, wait in ((signal.SIGTERM, 5), (signal.SIGKILL, 10)):
-        if proc.poll() is not None:
-            break
-        try:
-            os.killpg(proc.pid, sig)
-        except ProcessLookupError:
-            break
-        try:
-            proc.wait(timeout=wait)
-        except subprocess.TimeoutExpired:
-            continue
-    proc.poll()
 
 
 @pytest.fixture(scope="module")
