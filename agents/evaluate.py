@@ -43,7 +43,7 @@ from typing import Any, Sequence
 
 from fh_env import actions as A
 from fh_env.contracts import DRAW
-from fh_env.engine import NO_CONTRACT, State, side_of
+from fh_env.engine import NO_CONTRACT, HandResult, State, side_of
 from fh_env.records import save_states
 from fh_env.rules import Rules, RulesSpec, resolve_rules
 from fh_env.rules import rules_name as rules_name_of
@@ -240,11 +240,9 @@ class DuplicateResult:
 _WORKER: dict[str, Any] = {}
 
 
-def _hand_record(state: State, swap: int) -> tuple:
-    """(A points, B points, contract or None, declaring side 'A'/'B'/None, made); with three
-    players B's points are the mean of its two seats'."""
-    res = state.result
-    players = state.rules.players
+def hand_record(res: HandResult, players: int, swap: int) -> tuple:
+    """(A points, B points, contract or None, declaring side 'A'/'B'/None, made) of a hand's
+    result in seating ``swap``; with three players B's points are the mean of its two seats'."""
     mine = a_side(swap, players)  # A holds seats 0, 2 (team 0) unless swapped
     points = res.hand_points
     team = None
@@ -267,7 +265,7 @@ def play_deal(a: Bot, b: Bot, rules: Rules, seed: int, index: int,
     for swap in seatings(n):
         state = State(rules, seed=deal_seed(seed, index))
         play_hand(state, seat_bots(a, b, swap, n), seat_rngs(seed, index, swap, n))
-        out.append(_hand_record(state, swap))
+        out.append(hand_record(state.result, n, swap))
         states.append(state)
     if save:
         save_states(states, Path(save) / f"deal-{index:05d}.json", event="fh-eval", deal=index,
@@ -312,9 +310,12 @@ def _init_worker(a: Bot | str, b: Bot | str, rules: Rules, seed: int,
                  save: str | None = None) -> None:
     from .registry import make_bot
 
-    _WORKER.update(a=make_bot(a, rules) if isinstance(a, str) else a,
-                   b=make_bot(b, rules) if isinstance(b, str) else b, rules=rules, seed=seed,
-                   save=save)
+    from .batched import batch_player
+
+    bots = [make_bot(x, rules) if isinstance(x, str) else x for x in (a, b)]
+    players = [batch_player(x, rules) for x in bots] if save is None else [None, None]
+    _WORKER.update(a=bots[0], b=bots[1], rules=rules, seed=seed, save=save,
+                   batched=players if None not in players else None)
     torch = sys.modules.get("torch")  # loaded by a neural agent
     if torch is not None and _WORKER_PROCESS:
         torch.set_num_threads(1)  # one worker process per core: no thread oversubscription
@@ -322,12 +323,20 @@ def _init_worker(a: Bot | str, b: Bot | str, rules: Rules, seed: int,
 
 def _deal_chunk(indices: tuple[int, int]) -> list[list[tuple]]:
     w = _WORKER
+    if w["batched"]:
+        from .batched import play_deals
+
+        return play_deals(*w["batched"], w["rules"], w["seed"], range(*indices))
     return [play_deal(w["a"], w["b"], w["rules"], w["seed"], i, w["save"])
             for i in range(*indices)]
 
 
 def _game_chunk(indices: tuple[int, int]) -> list[list[tuple]]:
     w = _WORKER
+    if w["batched"]:
+        from .batched import play_games
+
+        return play_games(*w["batched"], w["rules"], w["seed"], range(*indices))
     return [play_game_pair(w["a"], w["b"], w["rules"], w["seed"], i) for i in range(*indices)]
 
 
@@ -336,7 +345,11 @@ def _run(kind: str, n: int, a: Bot | str, b: Bot | str, rules: Rules, seed: int,
          ) -> list[list[tuple]]:
     """Play deals (``kind="deals"``) or game pairs ``0 .. n-1``; ``bar``: a progress bar to
     advance (and leave open) instead of a new one."""
-    chunk = max(1, min(8, n // max(1, 4 * workers)))
+    from .batched import may_batch
+
+    # Bots that play batched in the compiled core (agents.batched) take big chunks.
+    size = 64 if save is None and may_batch(a) and may_batch(b) else 8
+    chunk = max(1, min(size, n // max(1, 4 * workers)))
     chunks = [(i, min(n, i + chunk)) for i in range(0, n, chunk)]
     fn = _deal_chunk if kind == "deals" else _game_chunk
     own_bar = bar is None

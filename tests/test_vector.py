@@ -1,4 +1,9 @@
-"""fh_env.envs.vector.VectorEnv against the engine driven directly, deal by deal."""
+"""fh_env.envs.vector.VectorEnv against the engine driven directly, deal by deal.
+
+Rows are compared with the engine's ``State(rules, seed=game_seed(...))``, so these tests take
+the engine's deals (``deals="engine"``); tests/test_vector_deals.py covers the default, compiled
+deals.
+"""
 
 from __future__ import annotations
 
@@ -39,7 +44,7 @@ def test_matches_engine_deal_by_deal(preset: str) -> None:
     """Same deals, same actions: identical obs, masks, seats, rewards and restarts."""
     rules = Rules.preset(preset)
     n, seed = 3, 11
-    venv = VectorEnv(n, rules, seed=seed)
+    venv = VectorEnv(n, rules, seed=seed, deals="engine")
     refs = [State(rules, seed=game_seed(seed, i, 0)) for i in range(n)]
     games = [1] * n
     rng = random.Random(5)
@@ -70,7 +75,7 @@ def test_matches_engine_deal_by_deal(preset: str) -> None:
 def test_any_seed_and_preset_matches_the_engine(seed: int, preset: str, n: int,
                                                 action_seed: int) -> None:
     rules = Rules.preset(preset)
-    venv = VectorEnv(n, rules, seed=seed)
+    venv = VectorEnv(n, rules, seed=seed, deals="engine")
     refs = [State(rules, seed=game_seed(seed, i, 0)) for i in range(n)]
     games = [1] * n
     rng = random.Random(action_seed)
@@ -89,7 +94,7 @@ def test_any_seed_and_preset_matches_the_engine(seed: int, preset: str, n: int,
 
 
 def test_thrown_in_hand_ends_with_zero_reward_and_restarts() -> None:
-    venv = VectorEnv(2, Rules(), seed=3)  # all_pass=redeal by default (§3.3)
+    venv = VectorEnv(2, Rules(), seed=3, deals="engine")  # all_pass=redeal by default (§3.3)
     assert [s.seed for s in venv.states] == [game_seed(3, i, 0) for i in range(2)]
     for _ in range(3):
         _, _, rewards, _, done, infos = venv.step(np.array([PASS, PASS]))
@@ -104,7 +109,7 @@ def test_thrown_in_hand_ends_with_zero_reward_and_restarts() -> None:
 def test_misdeal_is_thrown_in() -> None:
     rules = Rules(misdeal=True)
     for seed in range(200):
-        venv = VectorEnv(1, rules, seed=seed)
+        venv = VectorEnv(1, rules, seed=seed, deals="engine")
         if venv.mask[0, MISDEAL]:
             break
     else:
@@ -114,7 +119,7 @@ def test_misdeal_is_thrown_in() -> None:
 
 
 def test_negative_action_leaves_game_untouched() -> None:
-    venv = VectorEnv(2, Rules(), seed=1)
+    venv = VectorEnv(2, Rules(), seed=1, deals="engine")
     before = [s.to_dict() for s in venv.states]
     obs0 = venv.obs.copy()
     rng = random.Random(0)
@@ -135,20 +140,20 @@ def test_deterministic_from_seed_and_reset() -> None:
             out += [obs.copy(), rewards.copy(), seat.copy(), done.copy()]
         return out
 
-    a, b = VectorEnv(4, Rules(), seed=7), VectorEnv(4, Rules(), seed=7)
+    a, b = VectorEnv(4, Rules(), seed=7, deals="engine"), VectorEnv(4, Rules(), seed=7, deals="engine")
     first = run(a)
     for x, y in zip(first, run(b)):
         np.testing.assert_array_equal(x, y)
     a.reset(7)
     for x, y in zip(first, run(a)):
         np.testing.assert_array_equal(x, y)
-    other = VectorEnv(4, Rules(), seed=8)
-    assert [s.seed for s in other.states] != [s.seed for s in VectorEnv(4, Rules(), seed=7).states]
+    other = VectorEnv(4, Rules(), seed=8, deals="engine")
+    assert [s.seed for s in other.states] != [s.seed for s in VectorEnv(4, Rules(), seed=7, deals="engine").states]
 
 
 def test_game_episodes_continue_until_game_over() -> None:
     rules = Rules(game_over="hands", hands_to_play=2)
-    venv = VectorEnv(1, rules, seed=4, episode="game")
+    venv = VectorEnv(1, rules, seed=4, episode="game", deals="engine")
     rng = random.Random(1)
     hands = dones = 0
     while dones < 2:
@@ -188,7 +193,7 @@ def _play_alongside_pettingzoo(rules: Rules, seed: int, rng: random.Random,
     import fh_env
 
     n = 2
-    venv = VectorEnv(n, rules, seed=seed)
+    venv = VectorEnv(n, rules, seed=seed, deals="engine")
     envs = [fh_env.env(rules=rules, episode="hand", reward="diff") for _ in range(n)]
     for i, env in enumerate(envs):
         env.reset(seed=game_seed(seed, i, 0))
@@ -231,7 +236,7 @@ def test_whole_games_with_waiting_rows_match_the_engine(preset: str) -> None:
     encode_state for random seats against observe.encode_state."""
     rules = dataclasses.replace(Rules.preset(preset), game_over="hands", hands_to_play=3)
     n, seed = 5, 21
-    venv = VectorEnv(n, rules, seed=seed, episode="game")
+    venv = VectorEnv(n, rules, seed=seed, episode="game", deals="engine")
     refs = [State(rules, seed=game_seed(seed, i, 0)) for i in range(n)]
     games = [1] * n
     rng = random.Random(3)
@@ -270,7 +275,7 @@ def test_whole_games_with_waiting_rows_match_the_engine(preset: str) -> None:
 
 
 def test_an_illegal_action_raises_and_changes_nothing() -> None:
-    venv = VectorEnv(3, Rules(), seed=6)
+    venv = VectorEnv(3, Rules(), seed=6, deals="engine")
     before = [s.to_dict() for s in venv.states]
     obs, mask = venv.obs.copy(), venv.mask.copy()
     actions = np.array([_pick(venv.mask[i], random.Random(i)) for i in range(3)])
@@ -283,7 +288,7 @@ def test_an_illegal_action_raises_and_changes_nothing() -> None:
 
 
 def test_states_are_the_same_objects_while_their_game_goes_on() -> None:
-    venv = VectorEnv(2, Rules(), seed=2)
+    venv = VectorEnv(2, Rules(), seed=2, deals="engine")
     held = venv.states[0]
     assert len(venv.states) == 2 and venv.states[-1] is venv.states[1]
     assert venv.states[:1] == [held]
@@ -309,7 +314,7 @@ def test_every_table_size_matches_the_engine_deal_by_deal(preset: str, episode: 
     rules = Rules.preset(preset)
     players = rules.players
     n, seed = 3, 13
-    venv = VectorEnv(n, rules, seed=seed, episode=episode)
+    venv = VectorEnv(n, rules, seed=seed, episode=episode, deals="engine")
     layout = observe.layout(players)
     assert venv.obs.shape == (n, layout.size) and venv.mask.shape == (n, layout.num_actions)
     assert venv.rewards.shape == (n, players)

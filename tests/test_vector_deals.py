@@ -57,6 +57,17 @@ def test_compiled_deals_are_reproducible_and_not_the_engine_deals() -> None:
     assert not np.array_equal(trace("engine", 5)[0], a[0])
 
 
+def test_compiled_deals_are_the_default() -> None:
+    assert VectorEnv(2).deals == "compiled"
+    venv, rng = VectorEnv(2, seed=5), np.random.default_rng(1)
+    twin = VectorEnv(2, seed=5, deals="compiled")
+    for _ in range(30):
+        actions = _random_actions(rng, venv.mask)
+        venv.step(actions)
+        twin.step(actions)
+        assert np.array_equal(venv.obs, twin.obs)
+
+
 def test_bad_deals_option_is_refused() -> None:
     with pytest.raises(ValueError, match="deals='python'.*engine.*compiled"):
         VectorEnv(2, deals="python")

@@ -310,10 +310,14 @@ def encode_state(fast: FastGames, seats: int | Sequence[int] | np.ndarray | None
     return _run(fast, seats, index, out, full=True)
 
 
-def observe_turn(fast: FastGames, rows: np.ndarray, obs: np.ndarray, seat: np.ndarray) -> None:
+def observe_turn(fast: FastGames, rows: np.ndarray, obs: np.ndarray, seat: np.ndarray,
+                 rules: Rules | None = None) -> None:
     """In place, for each game ``i`` in ``rows`` (int64): ``obs[i]`` the observation of the
-    seat on turn, ``seat[i]`` that seat (the hot path of :class:`fh_env.envs.vector.VectorEnv`)."""
-    t = _tables(fast.rules)
+    seat on turn, ``seat[i]`` that seat (the hot path of :class:`fh_env.envs.vector.VectorEnv`).
+
+    ``rules``: encode the rule options as these rules' (default the games'), for a network
+    trained under rules that play the same game (``Rules.same_game``), as ``NeuralBot`` does."""
+    t = _tables(fast.rules if rules is None else rules)
     _observe_turn(fast.games, rows, _layout(fast.players), _SCALES, t.features, t.bid_values, t.kitty_size,
                   obs, seat)
 

@@ -30,15 +30,15 @@ player's hand points minus the mean of the other two players').
 
 Episodes (``episode``): ``"hand"`` (one hand of a fresh game: every episode is a new game) or
 ``"game"`` (a whole game; rewards still come at the end of every hand).  An ended episode
-restarts by itself: game ``k`` of row ``i`` is ``State(rules, seed=game_seed(seed, i, k))``,
-so the whole sequence of deals is a pure function of the seed given to ``reset``.
+restarts by itself.  After a done step the row already shows the first decision of the next
+game.
 
-Deals (``deals``): ``"engine"`` (the default, as above: the engine's deals, so that any row's
-game can be replayed as ``State(rules, seed=...)``; they are drawn in Python, which costs more
-than the compiled steps when bots play in compiled code) or ``"compiled"`` (each row's own
-generator in the compiled core, seeded from ``reset``'s seed: as random, as reproducible from
-the seed, and not the engine's deals).  After a done
-step the row already shows the first decision of the next game.
+Deals (``deals``): ``"compiled"`` (the default: each row's own generator in the compiled core,
+seeded from ``reset``'s seed, so the whole sequence of deals is a pure function of that seed
+and the batched path never goes back to the reference engine) or ``"engine"`` (game ``k`` of
+row ``i`` is the engine's ``State(rules, seed=game_seed(seed, i, k))``, so that any row's game
+can be replayed from its seed; those deals are drawn in Python, which costs more than the
+compiled steps when bots play in compiled code).
 
 A negative action leaves its game untouched (its rows stay as they are, with zero reward and
 ``done`` false): a trainer can let some games wait while others finish.  An illegal action
@@ -104,7 +104,7 @@ class VectorEnv:
     """``num_envs`` games of Five Hundred with automatic restarts (see the module docstring)."""
 
     def __init__(self, num_envs: int, rules: RulesSpec = None, seed: int = 0,
-                 episode: str = "hand", deals: str = "engine") -> None:
+                 episode: str = "hand", deals: str = "compiled") -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, not {num_envs}")
         check_episode(episode)
@@ -128,7 +128,7 @@ class VectorEnv:
         self.hand_over = np.zeros(num_envs, dtype=bool)
         #: games started in each row since the last reset (game k uses game_seed(seed, i, k))
         self.games = np.zeros(num_envs, dtype=np.int64)
-        # The games themselves; every deal comes from the engine's seeds (set_deals/next_hands).
+        # The games themselves (deals from their own generators, or set_deals/next_hands).
         self._fast = FastGames(self.num_envs, self.rules)
         self._seeds = [0] * self.num_envs  # the engine seed of each row's current game
         # The engine States handed out by `states` this game, by row, kept in step.
