@@ -285,6 +285,29 @@ class NeuralBot:
             "neural:NAME,strict_rules=0) or load it with strict_rules=False")
 
     def act(self, view: SeatView, rng: random.Random) -> int:
+        logits, mask = self._logits(view)
+        if self.greedy:
+            return int(torch.argmax(logits))
+        probs = torch.softmax(logits.double(), 0).numpy()
+        # Inverse-CDF sampling with the game's rng keeps the bot reproducible from its seed.
+        u = rng.random()
+        cdf = np.cumsum(probs)
+        action = int(np.searchsorted(cdf, u * cdf[-1], side="right"))
+        if action < len(mask) and mask[action]:
+            return action
+        return int(np.flatnonzero(mask)[-1])  # u * total rounded up to the total
+
+    def preferences(self, view: SeatView) -> np.ndarray:
+        """The rank of every action in the network's order for ``view`` (0: the action
+        ``greedy`` plays; illegal actions last), for a search that breaks its ties by it."""
+        logits, _ = self._logits(view)
+        order = torch.argsort(logits, descending=True, stable=True).numpy()
+        ranks = np.empty(len(order), dtype=np.int64)
+        ranks[order] = np.arange(len(order))
+        return ranks
+
+    def _logits(self, view: SeatView) -> tuple[torch.Tensor, np.ndarray]:
+        """The masked logits of ``view`` and its legal-action mask."""
         if view.rules is not self._checked:
             self.check_rules(view.rules)
             self._checked = view.rules
@@ -296,17 +319,7 @@ class NeuralBot:
         mask = observe.action_mask(view)
         with torch.no_grad():
             logits, _ = self.net(torch.from_numpy(self._obs).unsqueeze(0))
-            logits = masked_logits(logits[0], torch.from_numpy(mask))
-        if self.greedy:
-            return int(torch.argmax(logits))
-        probs = torch.softmax(logits.double(), 0).numpy()
-        # Inverse-CDF sampling with the game's rng keeps the bot reproducible from its seed.
-        u = rng.random()
-        cdf = np.cumsum(probs)
-        action = int(np.searchsorted(cdf, u * cdf[-1], side="right"))
-        if action < len(mask) and mask[action]:
-            return action
-        return int(np.flatnonzero(mask)[-1])  # u * total rounded up to the total
+            return masked_logits(logits[0], torch.from_numpy(mask)), mask
 
 
 def split_legacy_suffix(arg: str) -> tuple[str, bool | None]:

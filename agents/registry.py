@@ -35,6 +35,8 @@ name               bot
 ``neural``         the trained policy, ``neural:PATH[,greedy=0][,strict_rules=0]``
                    (:mod:`agents.neural`, imported lazily); ``neural:best`` is the strongest
                    shipped agent for the default rules (:data:`BEST_AGENTS`)
+``nmc``            a trained policy's calls and discards, Monte Carlo card play
+                   (:mod:`agents.nmc`), ``nmc:PATH[,samples=N]``
 =================  ==============================================================
 
 Bots that were trained under one rule set (``neural``) are checked against the rules of the
@@ -262,6 +264,12 @@ def _make_neural(name: str, arg: str, **options: Any) -> Bot:
     return make_neural_bot(arg, **options)
 
 
+def _make_nmc(name: str, arg: str, **options: Any) -> Bot:
+    from .nmc import make_nmc  # torch and numba only when asked for
+
+    return make_nmc(name, arg, **options)
+
+
 # ---------------------------------------------------------------------------- neural:best
 #: The strongest shipped agent (a name in agents/checkpoints/) for each rules preset that has
 #: one: ``neural:best`` is the default rules' (``australian-no-nullo``), ``neural:best-PRESET``
@@ -360,6 +368,11 @@ BOTS: dict[str, BotInfo] = {
                       positional="PATH",
                       positional_help="a checkpoint (a file, a run directory or a shipped "
                                       "name)"),
+    "nmc": BotInfo("nmc", "a trained policy's calls and discards with Monte Carlo card play "
+                   "(mcfast's worlds and rollouts; ties to the network's favourite)",
+                   (Option("samples", "int", "worlds per card decision", minimum=1,
+                           default=LEVELS[6]),), _make_nmc, positional="PATH",
+                   positional_help="a checkpoint (a file, a run directory or a shipped name)"),
 }
 REGISTRY: MutableMapping[str, BotFactory] = _Registry()
 
@@ -391,13 +404,13 @@ def _lookup(spec: str) -> tuple[BotInfo, str | None]:
 def check_spec(spec: str) -> None:
     """Check a spec's name and options without building the bot (ValueError if bad).
 
-    For ``neural`` the checkpoint must exist (it is not read).
+    For ``neural`` and ``nmc`` the checkpoint must exist (it is not read).
     """
     info, arg = _lookup(spec)
     if info.factory_fn is not None:
         return  # a bare factory: its argument can only be checked by building it
     options = info.parse(arg)
-    if info.name == "neural":
+    if info.name in ("neural", "nmc"):
         from .neural import resolve_checkpoint, split_legacy_suffix
 
         resolve_checkpoint(resolve_agent_alias(split_legacy_suffix(options["arg"])[0]))

@@ -339,3 +339,29 @@ def test_central_critic_learns_from_the_whole_state() -> None:
     trainer.learn(rollout)
     assert not all(torch.equal(a, b) for a, b in zip(critic, trainer.model.critic.parameters()))
     assert torch.equal(head, trainer.model.policy.value_head.weight)  # unused with a critic
+
+
+def test_init_policy_starts_a_run_from_a_trained_agent(tmp_path: Path, capsys) -> None:
+    """A preset's agent is fine-tuned from the default rules' one: same network, other rules."""
+    from agents.neural import read_checkpoint, resolve_checkpoint
+    from train import cli
+    from train.checkpoint import CheckpointError, load_initial_policy
+
+    shipped = read_checkpoint(resolve_checkpoint("ppo-long"))["policy"]
+    net = dict(hidden_sizes=list(shipped["hidden_sizes"]), trump_first=True)
+    trainer = Trainer(tiny_config(rules="australian", **net))
+    load_initial_policy(trainer, "ppo-long")
+    for key, value in trainer.model.policy.state_dict().items():
+        assert torch.equal(value, shipped["state_dict"][key]), key
+    # another network is refused, naming the difference, and the weights stay as they were
+    small = Trainer(tiny_config(hidden_sizes=[32]))
+    before = {k: v.clone() for k, v in small.model.policy.state_dict().items()}
+    with pytest.raises(CheckpointError, match="hidden_sizes|trump_first"):
+        load_initial_policy(small, "ppo-long")
+    assert all(torch.equal(v, before[k]) for k, v in small.model.policy.state_dict().items())
+    # from the command line: a missing agent is a one-line error, exit status 2
+    assert cli.main(["--config", str(SMOKE), "--run-dir", str(tmp_path / "r"),
+                     "--set", "init_policy='no-such-agent'"]) == 2
+    assert "init_policy" in capsys.readouterr().err and not (tmp_path / "r").exists()
+    with pytest.raises(ValueError, match="init_policy"):
+        TrainConfig(init_policy="no-such-agent").validate()

@@ -154,6 +154,33 @@ def load_into(trainer: "Trainer", data: dict[str, Any], path: str | Path = "?") 
     trainer.update, trainer.global_step, trainer.bc_done = update, step, bc_done
 
 
+def load_initial_policy(trainer: "Trainer", name: str) -> Path:
+    """Start ``trainer``'s policy from the agent ``name`` (``TrainConfig.init_policy``): a
+    checkpoint file, run directory or shipped name.  Its rules may differ from the run's; its
+    network and table size may not (:class:`CheckpointError`, and nothing changes)."""
+    from agents.neural import resolve_checkpoint
+
+    path = resolve_checkpoint(name)
+    data = read_checkpoint(path)
+    policy = trainer.model.policy
+    try:
+        theirs = data["policy"]["state_dict"]
+        size = (int(data["obs_size"]), int(data["num_actions"]))
+        trump_first = bool(data["policy"].get("trump_first", False))
+    except (KeyError, TypeError, ValueError) as err:
+        raise CheckpointError(f"checkpoint {path} is incomplete or malformed: "
+                              f"{type(err).__name__}: {err}") from None
+    if size != (policy.obs_size, policy.num_actions):
+        raise CheckpointError(f"init_policy {path}: its observations and actions ({size[0]}, "
+                              f"{size[1]}) are not this run's ({policy.obs_size}, "
+                              f"{policy.num_actions}): another table size")
+    if trump_first != policy.trump_first:
+        raise CheckpointError(f"init_policy {path}: trump_first differs from this run's")
+    _check_shapes(policy.state_dict(), theirs, "policy", path)
+    policy.load_state_dict(theirs)
+    return Path(path)
+
+
 def _check_shapes(ours: dict[str, torch.Tensor], theirs: Any, what: str,
                   path: str | Path) -> None:
     if not isinstance(theirs, dict) or set(ours) != set(theirs):

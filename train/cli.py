@@ -147,6 +147,10 @@ def train(cfg: TrainConfig, run_dir: Path, resume_data: dict[str, Any] | None = 
         from .checkpoint import load_into
 
         load_into(trainer, resume_data, checkpoint)  # checks everything before changing state
+    elif cfg.init_policy:
+        from .checkpoint import load_initial_policy
+
+        load_initial_policy(trainer, cfg.init_policy)
     if collector is None and cfg.uses_ray:
         from .workers import make_workers
 

@@ -31,7 +31,8 @@ class TrainConfig:
     rules: str = "australian-no-nullo"
     """Rule set: a preset name of docs/rules.md §8 or the path of a rules TOML file."""
     total_steps: int = 2_000_000
-    """Stop once the learner has made this many decisions (the x axis of every chart)."""
+    """Stop once the learner has made this many decisions (the x axis of every chart); 0: no
+    PPO at all, the run is its warm start (bc_hands) and the final evaluation."""
     device: str = "cpu"
     """Torch device for the network: cpu, or cuda when asked."""
     torch_threads: int = 1
@@ -96,6 +97,12 @@ class TrainConfig:
     only its seat."""
 
     # ------------------------------------------------------------------ warm start
+    init_policy: str = ""
+    """A trained agent whose policy weights start the run instead of random ones: a
+    checkpoint file, a run directory or a shipped name (as ``neural:NAME``), with this run's
+    network (hidden_sizes, trump_first) and table size; its rules may differ, which is how a
+    preset's agent is fine-tuned from the default rules' one.  Empty: random weights.  Read
+    once, when the run starts (a resumed run has its own weights)."""
     bc_hands: int = 0
     """Hands of the teacher bot (on every seat) to imitate before PPO starts (0: none).
     Without it PPO tends to learn to pass every hand (see train.imitation)."""
@@ -333,7 +340,7 @@ _POSITIVE = ("a number greater than 0", lambda v: v > 0)
 _NOT_NEGATIVE = ("a number at least 0", lambda v: v >= 0)
 _UNIT = ("a number from 0 to 1", lambda v: 0 <= v <= 1)
 _RANGES: dict[str, tuple[str, Callable[[Any], bool]]] = {
-    "seed": _INT_AT_LEAST_0, "total_steps": _INT_AT_LEAST_1, "torch_threads": _INT_AT_LEAST_1,
+    "seed": _INT_AT_LEAST_0, "total_steps": _INT_AT_LEAST_0, "torch_threads": _INT_AT_LEAST_1,
     "workers": _INT_AT_LEAST_1,
     "num_envs": _INT_AT_LEAST_1, "rollout_steps": _INT_AT_LEAST_1, "reward_scale": _POSITIVE,
     "learning_rate": _POSITIVE, "gamma": _UNIT, "gae_lambda": _UNIT,
@@ -413,6 +420,13 @@ def _check_field(name: str, value: Any) -> Any:
                 load_rules(value)
             except ValueError as err:
                 raise ValueError(f"config rules={value!r} is invalid: {err}") from None
+        elif name == "init_policy" and value:
+            from agents.neural import resolve_checkpoint
+
+            try:
+                resolve_checkpoint(value)
+            except ValueError as err:
+                raise ValueError(f"config init_policy={value!r} is invalid: {err}") from None
         elif name == "device" and not _DEVICE.fullmatch(value):
             raise bad("cpu, cuda, cuda:N or mps")
         return value
