@@ -1,0 +1,106 @@
+"""``nmc``: the network's calls and discards, Monte Carlo card play with the network's tie-break."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from agents.match import play_hand
+from agents.neural import NeuralBot
+from agents.nmc import NetworkMCBot
+from agents.registry import check_spec, make_bot
+from fh_env.engine import Phase, State
+from fh_env.view import SeatView, seat_view
+
+
+class Recorder:
+    """A bot wrapper keeping every view it was asked about and its answer."""
+
+    def __init__(self, bot) -> None:
+        self.bot, self.seen = bot, []
+
+    def act(self, view: SeatView, rng: random.Random) -> int:
+        action = self.bot.act(view, rng)
+        self.seen.append((view, action))
+        return action
+
+
+@pytest.fixture(scope="module")
+def nmc() -> NetworkMCBot:
+    return make_bot("nmc:ppo-long,samples=20")
+
+
+def test_preferences_rank_the_greedy_action_first() -> None:
+    bot = NeuralBot.load("ppo-long")
+    state = State(seed=4)
+    while state.phase != Phase.HAND_OVER:
+        view = seat_view(state, state.turn)
+        ranks = bot.preferences(view)
+        action = bot.act(view, random.Random(0))
+        assert ranks[action] == 0
+        legal = [a for a in range(len(ranks)) if view.legal >> a & 1]
+        assert sorted(ranks[legal]) == list(range(len(legal)))  # the legal actions come first
+        state.apply(action)
+
+
+def test_calls_and_discards_are_the_networks_and_every_action_is_legal(nmc) -> None:
+    network = NeuralBot.load("ppo-long")
+    plays = 0
+    for seed in range(4):
+        state = State(seed=seed)
+        seat0 = Recorder(nmc)
+        play_hand(state, [seat0, network, network, network],
+                  [random.Random(seed * 10 + s) for s in range(4)])
+        for view, action in seat0.seen:
+            assert view.legal >> action & 1
+            if view.phase == Phase.PLAY:
+                plays += 1
+            else:
+                assert action == network.act(view, random.Random(0))
+    assert plays > 0
+
+
+def test_cards_are_the_searchs_best_and_ties_go_to_the_network(nmc, monkeypatch) -> None:
+    state = State(seed=11)
+    network = nmc.network
+    while not (state.phase == Phase.PLAY and len(nmc.search._mc.candidates(
+            seat_view(state, state.turn))) >= 3):
+        state.apply(network.act(seat_view(state, state.turn), random.Random(0)))
+    view = seat_view(state, state.turn)
+    candidates = nmc.search._mc.candidates(view)
+    ranks = network.preferences(view)
+    favourite = min(candidates, key=lambda a: ranks[a])
+    others = [a for a in candidates if a != favourite]
+
+    def scores(means):
+        monkeypatch.setattr(nmc.search, "score", lambda v, c, g: np.array(
+            [means.get(a, 0.0) for a in c]))
+
+    scores({others[0]: 5.0})  # one best card: the search's, not the network's favourite
+    assert nmc.act(view, random.Random(1)) == others[0]
+    scores({others[0]: 5.0, favourite: 5.0})  # a tie: the network's favourite of the best
+    assert nmc.act(view, random.Random(1)) == favourite
+    scores({others[0]: 5.0, others[1]: 5.0})
+    assert nmc.act(view, random.Random(1)) == min(others[:2], key=lambda a: ranks[a])
+
+
+def test_same_seed_same_play(nmc) -> None:
+    def hand() -> list[int]:
+        state = State(seed=5)
+        play_hand(state, [nmc, nmc, nmc, nmc], [random.Random(s) for s in range(4)])
+        return [c for _, cards, _, _ in state.tricks for c in cards]
+
+    assert hand() == hand()
+
+
+def test_spec_checks() -> None:
+    check_spec("nmc:ppo-long,samples=50")
+    assert make_bot("nmc:best,samples=7").search.samples == 7
+    with pytest.raises(ValueError, match="checkpoint"):
+        check_spec("nmc:no-such-agent")
+    with pytest.raises(ValueError, match="samples"):
+        check_spec("nmc:ppo-long,samples=0")
+    with pytest.raises(ValueError, match="PATH|checkpoint"):
+        check_spec("nmc")
