@@ -13,6 +13,9 @@ less).  Every figure is a median over ``--runs`` runs.  The sections (``--only``
 * ``vector``: the numba fast core at several batch sizes N, against the engine (``bench.vector``);
 * ``vector_env``: ``fh_env.envs.vector.VectorEnv`` agent steps/s with observations and masks at
   several N, against the engine building the same one game at a time (``bench.vector_env``);
+* ``eval``: ``fh-eval``'s duplicate deals per CPU second through the engine and batched in the
+  compiled core, ``neural:ppo-long`` against ``rule`` and ``rule`` against ``random``
+  (``bench.evaluate``);
 * ``mc``: milliseconds per Monte Carlo decision at each level, against the time of one random
   engine hand (``bench.mc``);
 * ``peers``: OpenSpiel's ``euchre`` and ``bridge`` driven from Python, with and without an
@@ -37,7 +40,7 @@ from typing import Any, Callable
 
 from bench import common
 
-SECTIONS = ("engine", "env", "vector", "vector_env", "rule", "mc", "mcfast", "peers")
+SECTIONS = ("engine", "env", "vector", "vector_env", "rule", "eval", "mc", "mcfast", "peers")
 Row = dict[str, Any]
 
 
@@ -236,6 +239,21 @@ def rule_section(s: Settings) -> tuple[dict[str, Any], list[Row]]:
     return raw, rows
 
 
+def eval_section(s: Settings) -> tuple[dict[str, Any], list[Row]]:
+    """fh-eval's duplicate deals through the engine and batched in the compiled core."""
+    from bench import evaluate
+
+    raw = evaluate.measure(deals=20 if s.quick else 200, runs=s.runs)
+    rows = []
+    for pair, r in raw.items():
+        rows += [row("eval", f"fh-eval {pair}, engine path", "cpu",
+                     r["engine_deals_per_cpu_s"], "deals/s"),
+                 row("eval", f"fh-eval {pair}, batched (agents.batched)", "cpu",
+                     r["batched_deals_per_cpu_s"], "deals/s", ratio=r["ratio"],
+                     ratio_of="÷ engine path")]
+    return raw, rows
+
+
 def mcfast_section(s: Settings) -> tuple[dict[str, Any], list[Row]]:
     """mcfast (compiled sampler and rule-bot rollouts) against its Python-sampler self and mc."""
     import random as _random
@@ -280,7 +298,7 @@ def peers_section(s: Settings) -> tuple[dict[str, Any], list[Row]]:
 
 RUNNERS: dict[str, Callable[[Settings], tuple[dict[str, Any], list[Row]]]] = {
     "engine": engine_section, "env": env_section, "vector": vector_section,
-    "vector_env": vector_env_section, "rule": rule_section, "mc": mc_section,
+    "vector_env": vector_env_section, "rule": rule_section, "eval": eval_section, "mc": mc_section,
     "mcfast": mcfast_section, "peers": peers_section}
 
 
