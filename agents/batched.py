@@ -56,11 +56,8 @@ def batch_player(bot: Bot, rules: Rules) -> Player | None:
     from .rule_compiled import RuleSeats, compiles
 
     params = compiles(bot)
-    if params is not None:
-        try:
-            seats = RuleSeats(rules, params)
-        except ValueError:  # a table size the compiled twin does not play
-            return None
+    if params is not None:  # every table size
+        seats = RuleSeats(rules, params)
         return lambda fast, rows, masks, rngs: seats.act(fast, rows)
     if type(bot) is RandomBot:
         return _random_player

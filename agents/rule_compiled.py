@@ -1,5 +1,6 @@
-"""``rule``, compiled: the rule bot of :mod:`agents.rule` for four players as numba kernels over the
-game records of the fast core (:class:`fh_env.compiled.games.FastGames`).
+"""``rule``, compiled: the rule bot of :mod:`agents.rule` as numba kernels over the game records
+of the fast core (:class:`fh_env.compiled.games.FastGames`), at every table size (3, 4 or 6
+players, §9).
 
 The same decision as ``agents.rule.RuleBot().act(seat_view(state, seat), rng)`` on every
 position (``tests/test_rule_compiled.py`` and ``python -m bench.rule`` hold the two to it): bids,
@@ -12,23 +13,41 @@ know, as ``fh_env.view.seat_view`` gives it: its own hand, the public auction an
 log, the trick log, the current trick, voids), the discards of its own exchange, and the
 declarer's hand only while it is exposed (open nullo); never another hand.
 
-Every table comes from :mod:`agents.rule` itself, as data in a bot record (:data:`BOT_DTYPE`,
-built by :func:`encode_bot` for one rule set and one :class:`agents.rule.BidParams`): ``POWER``,
-``ABOVE``, ``BELOW``, ``BEATERS``, ``SUIT_MASK``, ``STRENGTH``, the effective suits of
-``TABLES``, the suit orders of ``_suit_orders`` that ``hand_tricks`` counts honours along, the
-values of ``contract_value``, and the fields of ``BidParams``.  Nothing of them is compiled in
-(numba's on-disk cache would not notice a change of another module's globals); the constants
-compiled in are the card and action ids (fixed tables by design) and the phases.
+The table size comes from the records, as in :mod:`fh_env.compiled.engine`: a kernel reads the
+number of seats from the game record (``g.hands.shape[0]``; numba compiles each kernel once per
+record type), and whatever else differs by size from the bot record (:func:`bot_dtype`): the
+tables of the size's :class:`agents.rule.Kit` (its pack, its action ids) and the pack that
+``hand_tricks`` counts honours in.  So the same kernels play the rules of :mod:`agents.rule`
+that depend on the size: :func:`friends_of` is ``rule.friends_of`` (a team of two or three in
+seat parity; with three players the two defenders against a declarer, who cooperate loosely:
+:func:`follow`), the opponents are the seats that play the hand and are not friends
+(six-handed nullo: both partners sit out), ``trick_order`` is the engine's
+(:func:`fh_env.compiled.engine.next_player`, ``active_seats``), and the partner allowance of
+the bidding (:func:`partner_allowance`) is ``kitty_alone`` with three players, one allowance per
+partner scaled by ``partner_scale_six`` with six.
+
+Every table comes from :mod:`agents.rule` itself, as data in a bot record (:func:`bot_dtype`,
+built by :func:`encode_bot` for one rule set and one :class:`agents.rule.BidParams`): ``POWER``
+and the ``Kit``'s ``above``, ``below``, ``beaters``, ``SUIT_MASK``, ``STRENGTH``, the effective
+suits of ``TABLES``, the plain order of ``PLAIN_ORDER``, the suit orders of ``_suit_orders``
+that ``hand_tricks`` counts honours along, the values of ``contract_value``, and the fields of
+``BidParams``.  Nothing of them is compiled in (numba's on-disk cache would not notice a change
+of another module's globals); the constants compiled in are the call and discard ids and card
+ids (fixed tables by design) and the phases; the play and joker-lead ids are the size's, in the
+bot record.
 
 Entry points (``games`` a ``FastGames.games`` array, ``rules`` its rules record
-``FastGames._rules`` / :func:`fh_env.compiled.rules.encode_rules`, ``bot`` a bot record):
+``FastGames._rules`` / :func:`fh_env.compiled.rules.encode_rules`, ``bot`` a bot record of the
+same rule set):
 
 * :func:`choose` ``(g, r, b)``: the action of the seat on turn of one unfinished game;
 * :func:`act` ``(games, rules, bot, rows, out)``: ``out[k]`` the action in game ``rows[k]`` (-1
   where its hand is over);
 * :func:`play_seats` ``(games, rules, bot, rows, seats)``: in each game of ``rows``, play while
   the seat on turn is one of ``seats[row]`` (a bit per seat) and the hand goes on; returns the
-  number of decisions (the hook of ``VectorEnv.step(..., bots=...)``).
+  number of decisions (the hook of ``VectorEnv.step(..., bots=...)``);
+* :func:`rollouts` ``(games, rules, bot, first)``: a first action, then the bot on every seat to
+  the end of the hand.
 
 :class:`RuleSeats` wraps them for one rule set: ``RuleSeats(rules).act(fast_games, rows)`` and the
 ``bots`` callable of :meth:`fh_env.envs.vector.VectorEnv.step`.
@@ -42,63 +61,84 @@ import numpy as np
 from numba import njit
 
 from fh_env import actions as A
-from fh_env.cards import NT_STANDARD, NUM_CARDS, NUM_CONTEXTS, mask_of, rank_of
+from fh_env.actions import action_table
+from fh_env.cards import NT_STANDARD, NUM_CONTEXTS, PLAIN_ORDER, is_joker, mask_of, rank_of
 from fh_env.compiled.cards import JOKER_BITS, U0, U1, bit, lowest_bit, popcount
-from fh_env.compiled.engine import (AUCTION, EXCHANGE, HAND_OVER, MAX_CALLS, PLAY, apply,
-                                    legal, trick_best)
+from fh_env.compiled.engine import (AUCTION, EXCHANGE, HAND_OVER, active_seats, apply, legal,
+                                    next_player, side_of, sits_out, trick_best)
 from fh_env.rules import Rules
 
 from . import rule as R
 
 PASS, NULLO, OPEN_NULLO, DOUBLE_NULLO, MISDEAL = (A.PASS, A.NULLO, A.OPEN_NULLO, A.DOUBLE_NULLO,
                                                   A.MISDEAL)
-BID_BASE, DISCARD_BASE, PLAY_BASE, JOKER_LEAD_BASE = (A.BID_BASE, A.DISCARD_BASE, A.PLAY_BASE,
-                                                      A.JOKER_LEAD_BASE)
+BID_BASE, DISCARD_BASE = A.BID_BASE, A.DISCARD_BASE
 NT = A.NT
-_MAX_ORDER = 16  # cards of one effective suit in a 4-player deck: at most 13
 _PARAMS = tuple(f.name for f in fields(R.BidParams))
 
-#: One bot record: the tables of :mod:`agents.rule` for one rule set and one ``BidParams``.
-BOT_DTYPE = np.dtype([
-    # per trump context: rule.POWER, ABOVE, BELOW, BEATERS, SUIT_MASK, STRENGTH, TABLES.suit
-    ("power", np.int16, (NUM_CONTEXTS, NUM_CARDS)),
-    ("above", np.uint64, (NUM_CONTEXTS, NUM_CARDS)),
-    ("below", np.uint64, (NUM_CONTEXTS, NUM_CARDS)),
-    ("beaters", np.uint64, (NUM_CONTEXTS, 5, NUM_CARDS)),
-    ("suit_mask", np.uint64, (NUM_CONTEXTS, 5)),
-    ("strength", np.int16, (NUM_CONTEXTS, 5, NUM_CARDS)),
-    ("suit", np.int8, (NUM_CONTEXTS, NUM_CARDS)),
-    ("rank", np.int8, (NUM_CARDS,)),  # cards.rank_of of the plain cards
-    # rule._suit_orders(deck, ctx): each effective suit's cards of the deck, highest first
-    ("order", np.int8, (NUM_CONTEXTS, 5, _MAX_ORDER)), ("order_len", np.int8, (NUM_CONTEXTS, 5)),
-    # the rule set, as the bot reads it
-    ("deck_mask", np.uint64),  # mask_of(rules.cards): SeatView.unseen's pack
-    ("nt_context", np.int8),  # hand_tricks' context of notrump
-    ("nullo_context", np.int8),  # nullo_danger's context
-    ("kitty_size", np.int8),
-    ("exchanges", np.int8, (3,)),  # rule._exchanges_in(rules, bid) for NULLO, OPEN, DOUBLE
-    ("limited", np.bool_),  # bidding_rounds != "unlimited"
-    ("value", np.int64, (5, 11)),  # contract_value(rules, bid_action(level, strain))
-    ("kitty_allowance", np.float64),  # p.kitty * rules.kitty_size / 3
-] + [(name, np.float64) for name in _PARAMS])  # the fields of BidParams
+
+def _max_order(players: int) -> int:
+    """Room for the cards of one effective suit in a bot record's suit orders: at most 14 in a
+    4-player deck (11 plain cards, two jokers, the left bower), 18 in the six-handed pack (16
+    hearts or diamonds, the joker, the left bower)."""
+    return 20 if players == 6 else 16
+
+
+def bot_dtype(players: int = 4) -> np.dtype:
+    """The bot record of a table size: the tables of its :class:`agents.rule.Kit` cover the
+    card ids of its action table (46, or 64 with six players)."""
+    num = action_table(players).num_cards
+    return np.dtype([
+        # per trump context: rule.POWER and the Kit's above, below, beaters; SUIT_MASK,
+        # STRENGTH, TABLES.suit
+        ("power", np.int16, (NUM_CONTEXTS, num)),
+        ("above", np.uint64, (NUM_CONTEXTS, num)),
+        ("below", np.uint64, (NUM_CONTEXTS, num)),
+        ("beaters", np.uint64, (NUM_CONTEXTS, 5, num)),
+        ("suit_mask", np.uint64, (NUM_CONTEXTS, 5)),
+        ("strength", np.int16, (NUM_CONTEXTS, 5, num)),
+        ("suit", np.int8, (NUM_CONTEXTS, num)),
+        ("plain_order", np.int8, (num,)),  # cards.PLAIN_ORDER[rank_of(c)] of the plain cards
+        # rule._suit_orders(pack, ctx): each effective suit's cards of the pack, highest first
+        ("order", np.int8, (NUM_CONTEXTS, 5, _max_order(players))),
+        ("order_len", np.int8, (NUM_CONTEXTS, 5)),
+        # the rule set, as the bot reads it
+        ("deck_mask", np.uint64),  # mask_of(rules.cards): SeatView.unseen's pack
+        ("nt_context", np.int8),  # hand_tricks' context of notrump
+        ("nullo_context", np.int8),  # nullo_danger's context
+        ("kitty_size", np.int8),
+        ("exchanges", np.int8, (3,)),  # rule._exchanges_in(rules, bid) for NULLO, OPEN, DOUBLE
+        ("limited", np.bool_),  # bidding_rounds != "unlimited"
+        ("value", np.int64, (5, 11)),  # contract_value(rules, bid_action(level, strain))
+        ("kitty_allowance", np.float64),  # p.kitty * rules.kitty_size / 3
+        ("play_base", np.int64), ("joker_lead_base", np.int64),  # the Kit's action ids
+    ] + [(name, np.float64) for name in _PARAMS])  # the fields of BidParams
+
+
+#: One bot record: the tables of :mod:`agents.rule` for one rule set and one ``BidParams``
+#: (four players; :data:`BOT_DTYPES` holds each table size's, :func:`bot_dtype`).
+BOT_DTYPE = bot_dtype(4)
+BOT_DTYPES = {n: bot_dtype(n) for n in (3, 4, 6)}
 
 
 def encode_bot(rules: Rules, params: R.BidParams = R.DEFAULT_PARAMS) -> np.ndarray:
-    """The bot record (a 1-element array) of ``RuleBot(params)`` playing under ``rules``."""
-    if rules.players != 4:
-        raise ValueError(f"the compiled rule bot plays 4 players only, not {rules.players}")
-    rec = np.zeros(1, BOT_DTYPE)
+    """The bot record (a 1-element array) of ``RuleBot(params)`` playing under ``rules`` (any
+    table size)."""
+    players = rules.players
+    k = R.kit(players)
+    rec = np.zeros(1, BOT_DTYPES[players])
     b = rec[0]
-    b["power"] = [row[:NUM_CARDS] for row in R.POWER]
-    b["above"] = [row[:NUM_CARDS] for row in R.ABOVE]
-    b["below"] = [row[:NUM_CARDS] for row in R.BELOW]
-    b["beaters"] = [[row[:NUM_CARDS] for row in ctx] for ctx in R.BEATERS]
+    num = b["power"].shape[1]
+    b["power"] = [row[:num] for row in R.POWER]
+    b["above"] = [row[:num] for row in k.above]
+    b["below"] = [row[:num] for row in k.below]
+    b["beaters"] = [[row[:num] for row in ctx] for ctx in k.beaters]
     b["suit_mask"] = R.SUIT_MASK
-    b["strength"] = [[row[:NUM_CARDS] for row in ctx] for ctx in R.STRENGTH]
-    b["suit"] = [row[:NUM_CARDS] for row in R.TABLES.suit]
-    b["rank"] = [rank_of(c) if c < 44 else -1 for c in range(NUM_CARDS)]
+    b["strength"] = [[row[:num] for row in ctx] for ctx in R.STRENGTH]
+    b["suit"] = [row[:num] for row in R.TABLES.suit]
+    b["plain_order"] = [-1 if is_joker(c) else PLAIN_ORDER[rank_of(c)] for c in range(num)]
     for ctx in range(NUM_CONTEXTS):
-        for s, order in enumerate(R._suit_orders(rules.deck, ctx)):
+        for s, order in enumerate(R._suit_orders(R._pack_key(rules), ctx)):
             b["order"][ctx, s, :len(order)] = order
             b["order_len"][ctx, s] = len(order)
     b["deck_mask"] = mask_of(rules.cards)
@@ -111,6 +151,7 @@ def encode_bot(rules: Rules, params: R.BidParams = R.DEFAULT_PARAMS) -> np.ndarr
         for level in range(6, 11):
             b["value"][strain, level] = R.contract_value(rules, A.bid_action(level, strain))
     b["kitty_allowance"] = params.kitty * rules.kitty_size / 3
+    b["play_base"], b["joker_lead_base"] = k.play_base, k.joker_lead_base
     for name in _PARAMS:
         b[name] = getattr(params, name)
     return rec
@@ -161,29 +202,35 @@ def _below(cards, strength, best):
 
 
 @njit(cache=True)
-def _order_index(g, seat):
-    """The place of ``seat`` in ``trick_order(leader, sitting_out)``."""
-    k, s = 0, g.leader
-    while s != seat:
-        s = (s + 1) % 4
-        if s != g.sitting_out:
-            k += 1
-    return k
+def friends_of(g, seat):
+    """rule.friends_of: the seats (a bit mask, ``seat`` included) that ``seat`` plays with in
+    this hand: its team with four or six players (seat parity); with three, both defenders
+    against a declarer, nobody else otherwise."""
+    n = g.hands.shape[0]
+    if n != 3:
+        m = 0
+        for s in range(seat % 2, n, 2):
+            m |= 1 << s
+        return m
+    if g.contract < 0 or g.declarer < 0 or seat == g.declarer:
+        return 1 << seat
+    return 7 & ~(1 << np.int64(g.declarer))
 
 
 @njit(cache=True)
-def _opp_void_all(g, seat, suit):
-    """all(voids[o] >> suit & 1 for o in the opponents of ``seat`` that play)."""
-    for o in ((seat + 1) % 4, (seat + 3) % 4):
-        if o != g.sitting_out and not _has(g.voids[o], suit):
+def _opp_void_all(g, friends, suit):
+    """all(voids[o] >> suit & 1 for o in rule._opponents): the seats that play this hand and
+    are not ``friends``."""
+    for o in range(g.hands.shape[0]):
+        if not _has(friends, o) and not sits_out(g, o) and not _has(g.voids[o], suit):
             return False
     return True
 
 
 @njit(cache=True)
-def _opp_void_any(g, seat, suit):
-    for o in ((seat + 1) % 4, (seat + 3) % 4):
-        if o != g.sitting_out and _has(g.voids[o], suit):
+def _opp_void_any(g, friends, suit):
+    for o in range(g.hands.shape[0]):
+        if not _has(friends, o) and not sits_out(g, o) and _has(g.voids[o], suit):
             return True
     return False
 
@@ -194,7 +241,7 @@ def unseen_cards(g, b, seat):
     and the discards of its own last exchange."""
     known = g.hands[seat] | exposed_hand(g, seat)
     for k in range(g.ntricks):
-        for i in range(4):
+        for i in range(g.trick_cards.shape[1]):
             c = g.trick_cards[k, i]
             if c >= 0:
                 known |= bit(c)
@@ -220,17 +267,20 @@ def choose_play(g, r, b):
     """rule.choose_play for the seat on turn."""
     _, cards, leads = legal(g, r)
     if popcount(cards) + popcount(leads) == 1:
-        return PLAY_BASE + lowest_bit(cards) if cards != U0 else JOKER_LEAD_BASE + lowest_bit(leads)
+        if cards != U0:
+            return b.play_base + lowest_bit(cards)
+        return b.joker_lead_base + lowest_bit(leads)
     seat = g.turn
     unseen = unseen_cards(g, b, seat)
+    friends = friends_of(g, seat)
     if g.contract >= NULLO:
-        if g.declarer % 2 == seat % 2:
-            return nullo_declarer(g, r, b, seat, cards, leads, unseen)
+        if _has(friends, g.declarer):
+            return nullo_declarer(g, r, b, seat, cards, leads, unseen, friends)
         return nullo_defender(g, r, b, seat, cards, leads, unseen)
-    declaring = g.contract < 0 or g.declarer % 2 == seat % 2
+    declaring = g.contract < 0 or _has(friends, g.declarer)
     if g.ntrick == 0:
-        return lead(g, b, seat, cards, leads, unseen, declaring)
-    return follow(g, r, b, seat, cards, unseen)
+        return lead(g, b, seat, cards, leads, unseen, declaring, friends)
+    return follow(g, r, b, seat, cards, unseen, friends)
 
 
 @njit(cache=True)
@@ -242,25 +292,25 @@ def joker_lead(b, leads, hand, ctx):
             length = popcount(hand & b.suit_mask[ctx, i % 4])
             if length > best_len:
                 best, best_len = i, length
-    return JOKER_LEAD_BASE + best
+    return b.joker_lead_base + best
 
 
 @njit(cache=True)
-def lead(g, b, seat, cards, leads, unseen, declaring):
+def lead(g, b, seat, cards, leads, unseen, declaring, friends):
     """rule._lead."""
     ctx = g.context
     pw = b.power[ctx]
     hand = g.hands[seat]
     trump = ctx if ctx < NT_STANDARD else -1
     trump_mask = b.suit_mask[ctx, trump] if trump >= 0 else U0
-    opp_trumps = (unseen & trump_mask) != U0 and not _opp_void_all(g, seat, trump)
+    opp_trumps = (unseen & trump_mask) != U0 and not _opp_void_all(g, friends, trump)
     my_trumps = cards & trump_mask
     if declaring and my_trumps != U0 and opp_trumps:
         top = _highest(my_trumps, pw)
         if unseen & b.above[ctx, top] == U0:
-            return PLAY_BASE + top
+            return b.play_base + top
         if seat == g.declarer and popcount(my_trumps) >= popcount(unseen & trump_mask):
-            return PLAY_BASE + _lowest(my_trumps, pw)
+            return b.play_base + _lowest(my_trumps, pw)
     side = cards & ~trump_mask & ~JOKER_BITS
     best, best_p = -1, -1
     rest = side
@@ -269,17 +319,17 @@ def lead(g, b, seat, cards, leads, unseen, declaring):
         rest &= rest - U1
         if unseen & b.above[ctx, c] != U0:
             continue
-        if opp_trumps and _opp_void_any(g, seat, b.suit[ctx, c]):
+        if opp_trumps and _opp_void_any(g, friends, b.suit[ctx, c]):
             continue
         if pw[c] > best_p:
             best, best_p = c, np.int64(pw[c])
     if best >= 0:
-        return PLAY_BASE + best
+        return b.play_base + best
     if declaring and leads != U0:
         return joker_lead(b, leads, hand, ctx)
     if side == U0:
         if cards != U0:
-            return PLAY_BASE + (_highest(cards, pw) if declaring else _lowest(cards, pw))
+            return b.play_base + (_highest(cards, pw) if declaring else _lowest(cards, pw))
         return joker_lead(b, leads, hand, ctx)
     best_suit, best_len = -1, -1
     for suit in range(4):
@@ -288,7 +338,7 @@ def lead(g, b, seat, cards, leads, unseen, declaring):
         length = popcount(side & b.suit_mask[ctx, suit])
         if length > best_len:
             best_suit, best_len = suit, length
-    return PLAY_BASE + _lowest(side & b.suit_mask[ctx, best_suit], pw)
+    return b.play_base + _lowest(side & b.suit_mask[ctx, best_suit], pw)
 
 
 @njit(cache=True)
@@ -309,37 +359,41 @@ def discard_card(b, cards, unseen, ctx):
 
 
 @njit(cache=True)
-def follow(g, r, b, seat, cards, unseen):
+def follow(g, r, b, seat, cards, unseen, friends):
     """rule._follow."""
     ctx, led = g.context, g.led
     pw = b.power[ctx]
     strength = b.strength[ctx, led]
     best, winner = trick_best(g, r)
-    n_active = 3 if g.sitting_out >= 0 else 4
     ntrick = g.ntrick
-    last = ntrick == n_active - 1
+    after = active_seats(g) - 1 - ntrick  # the seats to play after us in this trick
+    last = after == 0
     led_mask = b.suit_mask[ctx, led]
     following = cards & led_mask
-    if winner % 2 == seat % 2:
+    if g.hands.shape[0] == 3 and g.declarer >= 0:
+        s = seat
+        for _ in range(after):
+            s = next_player(g, s)
+            if s == g.declarer:  # three players: the declarer is still to play
+                friends &= ~(1 << np.int64(winner)) | (1 << np.int64(seat))
+    if _has(friends, winner):
         if following != U0:
-            return PLAY_BASE + _lowest(following, pw)
-        return PLAY_BASE + discard_card(b, cards, unseen, ctx)
+            return b.play_base + _lowest(following, pw)
+        return b.play_base + discard_card(b, cards, unseen, ctx)
     winners = cards & ~_below(cards, strength, best + 1)
     if winners == U0:
         if following != U0:
-            return PLAY_BASE + _lowest(following, pw)
-        return PLAY_BASE + discard_card(b, cards, unseen, ctx)
+            return b.play_base + _lowest(following, pw)
+        return b.play_base + discard_card(b, cards, unseen, ctx)
     if last:
-        return PLAY_BASE + _lowest(winners, strength)
+        return b.play_base + _lowest(winners, strength)
     # the opponents to play after us in this trick, and whether one has shown void in the led
     opp_after = False
     shown_void = False
     s = seat
-    for _ in range(n_active - 1 - ntrick):
-        s = (s + 1) % 4
-        if s == g.sitting_out:
-            s = (s + 1) % 4
-        if s % 2 != seat % 2:
+    for _ in range(after):
+        s = next_player(g, s)
+        if not _has(friends, s):
             opp_after = True
             if _has(g.voids[s], led):
                 shown_void = True
@@ -352,16 +406,16 @@ def follow(g, r, b, seat, cards, unseen):
         if not opp_after or not ((threats & led_mask) != U0 or (threats != U0 and shown_void)):
             safe |= bit(c)
     if safe != U0:
-        return PLAY_BASE + _lowest(safe, strength)
+        return b.play_base + _lowest(safe, strength)
     if following == U0:
-        return PLAY_BASE + _lowest(winners, strength)
+        return b.play_base + _lowest(winners, strength)
     if ntrick >= 2:
-        return PLAY_BASE + _highest(winners, strength)
-    return PLAY_BASE + _lowest(following, pw)
+        return b.play_base + _highest(winners, strength)
+    return b.play_base + _lowest(following, pw)
 
 
 @njit(cache=True)
-def nullo_declarer(g, r, b, seat, cards, leads, unseen):
+def nullo_declarer(g, r, b, seat, cards, leads, unseen, friends):
     """rule._nullo_declarer: lose every trick."""
     ctx = g.context
     pw = b.power[ctx]
@@ -369,8 +423,8 @@ def nullo_declarer(g, r, b, seat, cards, leads, unseen):
         plain = cards & ~JOKER_BITS
         if plain == U0:
             if cards != U0:
-                return PLAY_BASE + _lowest(cards, pw)
-            return JOKER_LEAD_BASE + lowest_bit(leads)
+                return b.play_base + _lowest(cards, pw)
+            return b.joker_lead_base + lowest_bit(leads)
         # min of (not covered, unseen cards below, pw)
         best, best_k = -1, np.int64(0)
         m = plain
@@ -378,24 +432,23 @@ def nullo_declarer(g, r, b, seat, cards, leads, unseen):
             c = lowest_bit(m)
             m &= m - U1
             covered = (unseen & b.above[ctx, c]) != U0 and not _opp_void_all(
-                g, seat, b.suit[ctx, c])
+                g, friends, b.suit[ctx, c])
             k = ((np.int64(not covered) * 64 + popcount(unseen & b.below[ctx, c])) * 1024
                  + np.int64(pw[c]) + 1)
             if best < 0 or k < best_k:
                 best, best_k = c, k
-        return PLAY_BASE + best
+        return b.play_base + best
     led = g.led
     strength = b.strength[ctx, led]
     best, _ = trick_best(g, r)
     losers = _below(cards, strength, best)
     if losers != U0:
         if cards & b.suit_mask[ctx, led] != U0:
-            return PLAY_BASE + _highest(losers, pw)
-        return PLAY_BASE + most_dangerous(b, losers, unseen, ctx)
-    n_active = 3 if g.sitting_out >= 0 else 4
-    if g.ntrick == n_active - 1:
-        return PLAY_BASE + _highest(cards, pw)
-    return PLAY_BASE + _lowest(cards, pw)
+            return b.play_base + _highest(losers, pw)
+        return b.play_base + most_dangerous(b, losers, unseen, ctx)
+    if g.ntrick == active_seats(g) - 1:
+        return b.play_base + _highest(cards, pw)
+    return b.play_base + _lowest(cards, pw)
 
 
 @njit(cache=True)
@@ -416,7 +469,8 @@ def most_dangerous(b, cards, unseen, ctx):
 
 @njit(cache=True)
 def _declares(g, s):
-    """Whether seat ``s`` is one of the nullo declarers (both partners in double nullo)."""
+    """Whether seat ``s`` is one of the nullo declarers (both partners in double nullo, which
+    only four players bid)."""
     return s == g.declarer or (g.contract == DOUBLE_NULLO and s == (g.declarer + 2) % 4)
 
 
@@ -429,8 +483,8 @@ def nullo_defender(g, r, b, seat, cards, leads, unseen):
         plain = cards & ~JOKER_BITS
         if plain == U0:
             if cards != U0:
-                return PLAY_BASE + _lowest(cards, pw)
-            return JOKER_LEAD_BASE + lowest_bit(leads)
+                return b.play_base + _lowest(cards, pw)
+            return b.joker_lead_base + lowest_bit(leads)
         exposed = exposed_hand(g, seat)
         if exposed != U0:
             for suit in range(4):
@@ -439,7 +493,7 @@ def nullo_defender(g, r, b, seat, cards, leads, unseen):
                 if theirs != U0 and mine != U0:
                     c = _lowest(mine, pw)
                     if pw[c] < pw[_lowest(theirs, pw)]:
-                        return PLAY_BASE + c
+                        return b.play_base + c
         best, best_k = -1, np.int64(0)
         m = plain
         while m != U0:
@@ -452,7 +506,7 @@ def nullo_defender(g, r, b, seat, cards, leads, unseen):
                  + np.int64(pw[c]) + 1)
             if best < 0 or k < best_k:
                 best, best_k = c, k
-        return PLAY_BASE + best
+        return b.play_base + best
     led = g.led
     strength = b.strength[ctx, led]
     best, winner = trick_best(g, r)
@@ -465,19 +519,17 @@ def nullo_defender(g, r, b, seat, cards, leads, unseen):
     for _ in range(g.ntrick):
         if _declares(g, s):
             declarer_played = True
-        s = (s + 1) % 4
-        if s == g.sitting_out:
-            s = (s + 1) % 4
+        s = next_player(g, s)
     if declarer_played:
         if _declares(g, winner):
             under = _below(cards, strength, best)
             if under != U0:
                 plain_under = under & ~JOKER_BITS
-                return PLAY_BASE + _highest(plain_under if plain_under != U0 else under, pw)
-        return PLAY_BASE + _highest(not_jokers if following != U0 else cards, pw)
+                return b.play_base + _highest(plain_under if plain_under != U0 else under, pw)
+        return b.play_base + _highest(not_jokers if following != U0 else cards, pw)
     if following != U0:
-        return PLAY_BASE + _lowest(following, pw)
-    return PLAY_BASE + _highest(not_jokers, pw)
+        return b.play_base + _lowest(following, pw)
+    return b.play_base + _highest(not_jokers, pw)
 
 
 # ----------------------------------------------------------------------------- exchange
@@ -561,8 +613,8 @@ def choose_discard(g, b):
                             break
                 k = (np.int64(top) * 2 + np.int64(not voidable)) * 64 + lengths[suit]
             else:
-                rank = b.rank[c]
-                guarded = rank >= 8 and lengths[suit] >= 11 - rank
+                order = b.plain_order[c]  # guarded honours: Q, K, A
+                guarded = order >= 13 and lengths[suit] >= 16 - order
                 k = np.int64(top or guarded) * 2 * 64 + lengths[suit]
             k = k << 40
         k += np.int64(pw[c]) + 1
@@ -583,7 +635,7 @@ def nullo_danger(b, hand, exchange):
         while m != U0:
             c = lowest_bit(m)
             m &= m - U1
-            if c < NUM_CARDS and b.suit[ctx, c] < 4:
+            if c < b.suit.shape[1] and b.suit[ctx, c] < 4:
                 danger[c] = _danger(b, hand, ctx, c)
         dropped = U0
         for _ in range(b.kitty_size):
@@ -683,9 +735,21 @@ def hand_tricks(b, hand, strain):
 
 @njit(cache=True)
 def partner_allowance(g, b, seat, strain):
-    """rule._partner_allowance."""
-    partner = (seat + 2) % 4
-    n = min(np.int64(g.ncalls), MAX_CALLS)
+    """rule._partner_allowance: ``kitty_alone`` with three players (no partner), the allowance
+    of each partner scaled by ``partner_scale_six`` with six, the partner's with four."""
+    n = g.hands.shape[0]
+    if n == 3:
+        return b.kitty_alone
+    if n == 6:
+        return b.partner_scale_six * (one_partner(g, b, (seat + 2) % 6, strain)
+                                      + one_partner(g, b, (seat + 4) % 6, strain))
+    return one_partner(g, b, (seat + 2) % 4, strain)
+
+
+@njit(cache=True)
+def one_partner(g, b, partner, strain):
+    """rule._one_partner: what the calls of ``partner`` add to our tricks in ``strain``."""
+    n = min(np.int64(g.ncalls), g.calls.shape[0])
     called = False
     last = -1
     for k in range(n):
@@ -711,10 +775,11 @@ def strain_estimates(g, b, seat, hand):
     """rule.strain_estimates."""
     est = np.empty(5)
     opp = 0
-    n = min(np.int64(g.ncalls), MAX_CALLS)
+    n = min(np.int64(g.ncalls), g.calls.shape[0])
+    side = side_of(g, seat)
     for k in range(n):
         a = np.int64(g.calls[k, 1])
-        if g.calls[k, 0] % 2 != seat % 2 and BID_BASE <= a < BID_BASE + A.NUM_ORDINARY_BIDS:
+        if side_of(g, g.calls[k, 0]) != side and BID_BASE <= a < BID_BASE + A.NUM_ORDINARY_BIDS:
             opp |= 1 << ((a - BID_BASE) % 5)
     for strain in range(5):
         e = hand_tricks(b, hand, strain) + b.kitty_allowance + partner_allowance(g, b, seat,
@@ -866,4 +931,5 @@ def compiles(bot) -> R.BidParams | None:
     return bot.params if type(bot) is R.RuleBot else None
 
 
-__all__ = ["BOT_DTYPE", "RuleSeats", "act", "choose", "compiles", "encode_bot", "play_seats"]
+__all__ = ["BOT_DTYPE", "BOT_DTYPES", "RuleSeats", "act", "bot_dtype", "choose", "compiles",
+           "encode_bot", "play_seats"]

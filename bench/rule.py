@@ -3,25 +3,28 @@ agreement over many positions, decisions per second, and a learner against ``rul
 :class:`fh_env.envs.vector.VectorEnv` with the bot on the Python path and in compiled code.
 
     python -m bench.rule [--positions 300000] [--seed 0] [--seconds 2.0] [--runs 3]
-                         [--sizes 256 1024] [--json]
+                         [--sizes 256 1024] [--players 4] [--json]
 
-* **agreement**: games under every 4-player preset and random 4-player rule sets, in turn, are
-  played with, per game, every seat the rule bot, every seat random, or a random mix (random
-  seats draw from the legal actions, biased toward passing, misdeals and nullo-type bids as
-  ``tests/test_compiled.py`` does); at every decision the compiled bot's action on the fast
-  core's record is compared with ``RuleBot().act(seat_view(state, seat), rng)`` on the engine
-  state of the same game (:func:`compare`, which ``tests/test_rule_compiled.py`` runs on a
-  smaller scale).  Any disagreement is printed (the command exits 1).
+* **agreement**: games under every preset and random rule sets of a table size (``--players``:
+  4, or 3 or 6), in turn, are played with, per game, every seat the rule bot, every seat
+  random, or a random mix (random seats draw from the legal actions, biased toward passing,
+  misdeals and nullo-type bids as ``tests/test_compiled.py`` does); at every decision the
+  compiled bot's action on the fast core's record is compared with
+  ``RuleBot().act(seat_view(state, seat), rng)`` on the engine state of the same game
+  (:func:`compare`, which ``tests/test_rule_compiled.py`` runs on a smaller scale).  Any
+  disagreement is printed (the command exits 1).  Besides the kind of each decision, the
+  positions where a rule of a table size applies are counted (:func:`cases`).
 * **decisions/s**: the Python bot's ``seat_view`` + ``act`` per position (timed inside the
   agreement run) against the compiled :func:`agents.rule_compiled.act` over the same kind of
   positions in one batch of records.
-* **learner vs rule**: ``VectorEnv`` (one hand per episode, default rules) with a learner on
-  seats 0 and 2 (uniformly random legal actions, drawn in numpy) and ``rule`` on seats 1 and 3:
-  today's Python path (``seat_view(venv.states[i], seat)`` + ``RuleBot.act`` for each bot row,
-  the bot's action passed to ``step``) against the bots played inside ``step`` in compiled code
-  (``step(actions, bots=RuleSeats(rules), bot_seats=...)``).  The figure is learner decisions
-  per CPU second; ``core`` leaves out the time of the learner's numpy draw.  Each figure is the
-  median of ``--runs`` interleaved runs, the ratio the median of the per-round ratios.
+* **learner vs rule** (four players): ``VectorEnv`` (one hand per episode, default rules) with
+  a learner on seats 0 and 2 (uniformly random legal actions, drawn in numpy) and ``rule`` on
+  seats 1 and 3: today's Python path (``seat_view(venv.states[i], seat)`` + ``RuleBot.act``
+  for each bot row, the bot's action passed to ``step``) against the bots played inside
+  ``step`` in compiled code (``step(actions, bots=RuleSeats(rules), bot_seats=...)``).  The
+  figure is learner decisions per CPU second; ``core`` leaves out the time of the learner's
+  numpy draw.  Each figure is the median of ``--runs`` interleaved runs, the ratio the median
+  of the per-round ratios.
 """
 
 from __future__ import annotations
@@ -33,20 +36,25 @@ import statistics
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from agents.rule import RuleBot
+from agents.rule import RuleBot, _winning
 from agents.rule_compiled import RuleSeats, act
 from fh_env import actions as A
+from fh_env.actions import action_table
 from fh_env.compiled.games import FastGames
-from fh_env.engine import Phase, State
+from fh_env.engine import Phase, State, side_of, trick_order
 from fh_env.envs.vector import VectorEnv
 from fh_env.rules import _CHOICES, PRESETS, Rules
-from fh_env.view import seat_view
+from fh_env.view import SeatView, seat_view
 
-FOUR_PLAYER_PRESETS = [name for name, o in PRESETS.items() if o.get("players", 4) == 4]
+#: The presets of each table size.
+SIZE_PRESETS = {n: [name for name, o in PRESETS.items() if o.get("players", 4) == n]
+                for n in (3, 4, 6)}
+FOUR_PLAYER_PRESETS = SIZE_PRESETS[4]
 _NUMBERS = {
     "nullo_value": (250, 150, 350), "open_nullo_value": (500, 350, 250),
     "double_nullo_value": (500, 250, 600), "hands_to_play": (1, 2, 3),
@@ -55,14 +63,17 @@ _NUMBERS = {
 }
 
 
-def random_rules(rng: random.Random) -> Rules:
-    """A random valid 4-player rule set (as ``tests/test_compiled.py``'s ``random_rules``)."""
+def random_rules(rng: random.Random, players: int = 4) -> Rules:
+    """A random valid rule set of a table size (as ``tests/test_compiled.py``'s
+    ``random_rules``: with 3 or 6 players the deck and double nullo are the size's)."""
     bools = [name for name, value in Rules().to_dict().items() if isinstance(value, bool)]
     while True:
         options = {name: rng.choice(choices) for name, choices in _CHOICES.items()}
         options.update({name: rng.choice(values) for name, values in _NUMBERS.items()})
         options.update({name: rng.random() < 0.5 for name in bools})
-        options["players"] = 4
+        options["players"] = players
+        if players != 4:
+            options["deck"], options["double_nullo"] = Rules.deck, "off"
         try:
             return Rules(**options)
         except ValueError:
@@ -91,6 +102,7 @@ class Comparison:
     agree: int = 0
     hands: int = 0
     by_kind: Counter = field(default_factory=Counter)  # auction, exchange, [nullo_]lead, ...
+    by_case: Counter = field(default_factory=Counter)  # the rules of a table size (cases())
     mismatches: list[dict] = field(default_factory=list)
     python_s: float = 0.0  # seat_view + RuleBot.act, summed over positions
     records: list[np.ndarray] = field(default_factory=list)  # snapshots of compared positions
@@ -102,18 +114,55 @@ def _kind(state: State, action: int) -> str:
         return "auction"
     if state.phase == Phase.EXCHANGE:
         return "exchange"
-    kind = "joker_lead" if action >= A.JOKER_LEAD_BASE else "lead" if not state.trick else "follow"
+    leads = action_table(state.rules.players).joker_lead_base
+    kind = "joker_lead" if action >= leads else "lead" if not state.trick else "follow"
     return "nullo_" + kind if state.contract in A.NULLO_TYPES else kind
 
 
+def cases(state: State) -> list[str]:
+    """The rules of a table size that the decision of the seat on turn of ``state`` comes
+    under (the rule bot's, :mod:`agents.rule`): ``partner_called`` (an auction where a partner
+    has bid: four and six players), ``sitting_out`` (play with seats sitting out: nullo with
+    four or six players), and with three players, a defender against a contract leading
+    (``defender_lead``) or following to a trick the other defender is winning, before the
+    declarer plays (``mate_winning_declarer_to_play``: a rival then) or after
+    (``mate_winning_declarer_played``: a partner then)."""
+    players, seat = state.rules.players, state.turn
+    if state.phase == Phase.AUCTION:
+        if any(s != seat and side_of(players, s) == side_of(players, seat) and a != A.PASS
+               for s, a in state.calls):
+            return ["partner_called"]
+        return []
+    if state.phase != Phase.PLAY:
+        return []
+    out = ["sitting_out"] if state.sitting_out >= 0 else []
+    if (players == 3 and state.contract is not None and state.contract >= 0
+            and state.contract not in A.NULLO_TYPES and seat != state.declarer):
+        if not state.trick:
+            out.append("defender_lead")
+        else:
+            order = trick_order(state.leader, state.sitting_out, players)
+            _, winner = _winning(state.trick, state.leader, state.led, state.context,
+                                 state.sitting_out, players)
+            if winner != state.declarer:
+                out.append("mate_winning_declarer_to_play"
+                           if state.declarer in order[len(state.trick) + 1:]
+                           else "mate_winning_declarer_played")
+    return out
+
+
 def compare(rules: Rules, hands: int, seed: int, batch: int = 32, pass_prob: float = 0.6,
-            out: Comparison | None = None) -> Comparison:
+            out: Comparison | None = None,
+            hook: Callable[[State, SeatView, int], None] | None = None) -> Comparison:
     """Play ``hands`` hands of ``rules`` (``batch`` at a time) and compare the two bots at every
-    decision (see the module docstring); return the tally (added to ``out`` when given)."""
+    decision (see the module docstring); return the tally (added to ``out`` when given).
+    ``hook(state, view, action)``, if given, sees every compared position and the Python
+    bot's action there."""
     res = out if out is not None else Comparison()
     rng = random.Random(f"compare/{seed}")
     bot, bot_rng = RuleBot(), random.Random(0)
     twin = RuleSeats(rules)
+    every = (1 << rules.players) - 1  # a bit per seat
     n = min(batch, hands)
     fast = FastGames(n, rules, seed=seed)
     states: list[State] = [None] * n  # type: ignore[list-item]
@@ -127,7 +176,7 @@ def compare(rules: Rules, hands: int, seed: int, batch: int = 32, pass_prob: flo
         states[i] = state
         fast.set_state(i, state)
         mode = rng.randrange(3)  # all rule, all random, a random mix of seats
-        rule_seats[i] = 15 if mode == 0 else 0 if mode == 1 else rng.randrange(16)
+        rule_seats[i] = every if mode == 0 else 0 if mode == 1 else rng.randrange(every + 1)
 
     for i in range(n):
         start(i)
@@ -145,10 +194,14 @@ def compare(rules: Rules, hands: int, seed: int, batch: int = 32, pass_prob: flo
             state = states[i]
             seat = state.turn
             t0 = clock()
-            expected = bot.act(seat_view(state, seat), bot_rng)
+            view = seat_view(state, seat)
+            expected = bot.act(view, bot_rng)
             res.python_s += clock() - t0
+            if hook is not None:
+                hook(state, view, expected)
             res.positions += 1
             res.by_kind[_kind(state, expected)] += 1
+            res.by_case.update(cases(state))
             if expected == int(got[k]):
                 res.agree += 1
             elif len(res.mismatches) < 20:
@@ -169,26 +222,27 @@ def compare(rules: Rules, hands: int, seed: int, batch: int = 32, pass_prob: flo
     return res
 
 
-def rule_sets(count: int, seed: int) -> list[Rules]:
-    """Every 4-player preset, then random 4-player rule sets, ``count`` in all (cycling)."""
-    presets = [Rules.preset(name) for name in FOUR_PLAYER_PRESETS]
+def rule_sets(count: int, seed: int, players: int = 4) -> list[Rules]:
+    """Every preset of a table size, then random rule sets of it, ``count`` in all."""
+    presets = [Rules.preset(name) for name in SIZE_PRESETS[players]]
     rng = random.Random(f"bench-rule/{seed}")
     out = presets[:count]
     while len(out) < count:
-        out.append(random_rules(rng))
+        out.append(random_rules(rng, players))
     return out
 
 
 def agreement(positions: int, seed: int, hands_per_set: int = 200,
-              keep_records: int = 20_000) -> Comparison:
-    """:func:`compare` over presets and random rule sets until ``positions`` decisions."""
+              keep_records: int = 20_000, players: int = 4) -> Comparison:
+    """:func:`compare` over the presets and random rule sets of a table size, in turn, until
+    ``positions`` decisions."""
     res = Comparison(keep_records=keep_records)
     k = 0
-    presets = len(FOUR_PLAYER_PRESETS)
+    names = SIZE_PRESETS[players]
     rng = random.Random(f"bench-rule/{seed}")
     while res.positions < positions:
-        rules = Rules.preset(FOUR_PLAYER_PRESETS[k % presets]) if k % 2 == 0 else \
-            random_rules(rng)
+        rules = Rules.preset(names[k % len(names)]) if k % 2 == 0 else \
+            random_rules(rng, players)
         compare(rules, hands_per_set, seed=seed * 100_003 + k, out=res)
         k += 1
     return res
@@ -273,17 +327,20 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--sizes", type=int, nargs="+", default=[256, 1024])
+    parser.add_argument("--players", type=int, choices=(3, 4, 6), default=4,
+                        help="the table size of the agreement and decision rates (the learner "
+                        "vs rule runs are four players')")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     wall = time.perf_counter()
-    res = agreement(args.positions, args.seed)
+    res = agreement(args.positions, args.seed, players=args.players)
     agree_s = time.perf_counter() - wall
     python_rate = res.positions / res.python_s
-    compiled = compiled_rate(res.records, Rules())
+    compiled = compiled_rate(res.records, Rules(players=args.players))
     vs = measure_vs_rule(args.sizes, args.seconds, args.runs)
-    result = {"positions": res.positions, "agree": res.agree, "hands": res.hands,
-              "by_kind": dict(res.by_kind), "mismatches": res.mismatches[:5],
-              "agreement_seconds": agree_s,
+    result = {"players": args.players, "positions": res.positions, "agree": res.agree,
+              "hands": res.hands, "by_kind": dict(res.by_kind), "by_case": dict(res.by_case),
+              "mismatches": res.mismatches[:5], "agreement_seconds": agree_s,
               "python_decisions_per_s": python_rate, "compiled_decisions_per_s": compiled,
               "decision_ratio": compiled / python_rate, "vs_rule": vs}
     if args.json:
@@ -292,6 +349,9 @@ def main(argv: list[str] | None = None) -> dict:
         print(f"agreement: {res.agree:,} of {res.positions:,} positions ({res.hands:,} hands, "
               f"{agree_s:.0f} s): " + ", ".join(f"{k} {v:,}" for k, v in sorted(
                   res.by_kind.items())))
+        if res.by_case:
+            print("  positions under the rules of a table size: " + ", ".join(
+                f"{k} {v:,}" for k, v in sorted(res.by_case.items())))
         for m in res.mismatches[:5]:
             print("  MISMATCH", json.dumps({k: m[k] for k in ("seat", "expected", "got")}),
                   json.dumps(m["rules"]), json.dumps(m["state"])[:2000])

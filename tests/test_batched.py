@@ -32,10 +32,11 @@ def test_rule_against_random_plays_the_engine_games_in_every_preset(preset: str)
     assert any(rec[2] is not None for pair in engine for rec in pair)  # contracts were played
 
 
+@pytest.mark.parametrize("bots", [("random", "random"), ("rule", "random")])
 @pytest.mark.parametrize("preset", ["three-handed", "six-handed"])
-def test_other_table_sizes_play_the_engine_games(preset: str) -> None:
+def test_other_table_sizes_play_the_engine_games(preset: str, bots: tuple[str, str]) -> None:
     rules = resolve_rules(preset)
-    engine, batched = both_paths("random", "random", rules, 20)
+    engine, batched = both_paths(*bots, rules, 20)
     assert batched == engine
     assert all(len(pair) == (3 if rules.players == 3 else 2) for pair in batched)
 
