@@ -284,7 +284,7 @@ def test_imitation_labels_are_the_python_bots(players: int) -> None:
         np.testing.assert_array_equal(getattr(a, name), getattr(b, name))
 
 
-@pytest.mark.parametrize("players", [4])
+@pytest.mark.parametrize("players", [4, 3, 6])
 def test_league_rule_seats_run_compiled(players: int) -> None:
     from train.ppo import Trainer
     from test_train import tiny_config

@@ -72,6 +72,7 @@ def test_trainer_state_round_trip_at_other_sizes(rules: str, tmp_path: Path) -> 
     cfg = tiny_config(rules, central_critic=True, league_random=0.3, league_rule=0.3,
                       bid_teacher_share=0.3)
     a = Trainer(cfg)
+    assert set(a.compiled) == {"rule", "bid_teacher"}  # the rule bot's compiled twin
     for _ in range(2):
         a.train_update()
     save_atomic(state_of(a), tmp_path / "c.pt")
@@ -102,7 +103,7 @@ def test_quick_configs_of_other_sizes_load() -> None:
 @pytest.mark.parametrize("rules", SIZES)
 def test_tiny_run_writes_an_agent_that_plays_its_size(rules: str, tmp_path: Path,
                                                       capsys) -> None:
-    """fh-train end to end (imitation of the Python rule bot, a league with rule and random
+    """fh-train end to end (imitation of the rule bot, a league with rule and random
     seats, a centralised critic, the final table), then the agent in fh-eval."""
     from agents import evaluate
     from train import cli

@@ -8,11 +8,11 @@ then improves on the teacher instead of unlearning to bid.
 
 The teacher plays every seat of ``num_envs`` games (:class:`fh_env.envs.vector.VectorEnv`, each
 seat seeing only its view; the ``rule`` teacher as its compiled twin, :mod:`agents.rule_compiled`,
-whose labels are the same, with four players; the Python bot, slower, with three or six); every decision is recorded with the same per-seat bookkeeping as
-PPO rollouts (:class:`train.ppo.RolloutBuffer`), so each decision's value target is its seat's
-final hand reward.  Chunks of ``bc_chunk_hands`` hands are trained on for ``bc_epochs`` epochs
-(masked cross-entropy on the teacher's action plus ``vf_coef`` times the value error) and
-dropped, so memory stays small however many hands are imitated.
+whose labels are the same, at every table size); every decision is recorded with the same
+per-seat bookkeeping as PPO rollouts (:class:`train.ppo.RolloutBuffer`), so each decision's
+value target is its seat's final hand reward.  Chunks of ``bc_chunk_hands`` hands are trained
+on for ``bc_epochs`` epochs (masked cross-entropy on the teacher's action plus ``vf_coef`` times
+the value error) and dropped, so memory stays small however many hands are imitated.
 """
 
 from __future__ import annotations
@@ -44,8 +44,8 @@ def teacher_games(trainer: "Trainer", bot: Any, hands: int, chunk: int) -> Rollo
     venv = VectorEnv(n, trainer.rules, seed=game_seed(cfg.seed, BC_STREAM, chunk))
     obs, mask, seat = venv.obs, venv.mask, venv.seat
     rngs = [random.Random(trainer.py_rng.getrandbits(64)) for _ in range(n)]
-    # The rule bot: its compiled twin (4 players only), the same labels.
-    params = compiles(bot) if trainer.rules.players == 4 else None
+    # The rule bot: its compiled twin, the same labels.
+    params = compiles(bot)
     twin = None if params is None else RuleSeats(trainer.rules, params)
     buffer = RolloutBuffer(n, venv.players)
     started, active = n, np.ones(n, dtype=bool)

@@ -14,8 +14,8 @@ One update:
    only.  (Before the first rollout, :mod:`train.imitation` may warm the network up.)  The
    ``rule`` bot, wherever it plays (league seats, bid and play teacher), is its compiled twin
    (:mod:`agents.rule_compiled`, the same decisions): the league's ``rule`` seats are played
-   inside ``VectorEnv.step`` (``bots=``), without a Python call per decision.  The twin plays
-   four players only: with three or six the ``rule`` seats are the Python bot (much slower).
+   inside ``VectorEnv.step`` (``bots=``), without a Python call per decision, at every table
+   size.
 2. **Per-seat bookkeeping.**  Turns in Five Hundred are not cyclic (the declarer exchanges
    several cards in a row, a nullo partner sits out, a trick's winner leads next), and the
    reward comes only at the end of the hand.  So each seat's decisions in a hand form their own
@@ -216,10 +216,9 @@ class Trainer:
         self.bots = {role: make_bot(spec) for role, spec in roles.items()}  # type: ignore[misc]
         #: The roles played by the rule bot, as its compiled twin (agents.rule_compiled): the
         #: same decisions, made in compiled code from the game records (the league's ``rule``
-        #: seats are played inside VectorEnv.step).  Four players only: with three or six the
-        #: rule bot plays in Python.
+        #: seats are played inside VectorEnv.step), at every table size.
         self.compiled = {role: RuleSeats(self.rules, params) for role, bot in self.bots.items()
-                         if self.players == 4 and (params := compiles(bot)) is not None}
+                         if (params := compiles(bot)) is not None}
         self.league = League(shares, cfg.league_size, self.bots)
         self.venv = VectorEnv(cfg.num_envs, self.rules, seed=0, episode="hand")
         self.update = 0
@@ -257,9 +256,13 @@ class Trainer:
         rule_twin = self.compiled.get("rule")
         bot_seats = np.zeros(n, dtype=np.uint8)
 
+        # The seats outside each side (a bit per seat): the opponent's, when the learner has it.
+        others = [sum(1 << s for s in range(self.players) if self.side_of_seat[s] != t)
+                  for t in range(self.sides)]
+
         def seat_bots(i: int) -> None:
             opponent_rule = rule_twin is not None and opponents[i].kind == "rule"
-            bot_seats[i] = (0b0101 << (1 - learner_team[i])) if opponent_rule and active[i] else 0
+            bot_seats[i] = others[learner_team[i]] if opponent_rule and active[i] else 0
 
         for i in range(n):
             seat_bots(i)
