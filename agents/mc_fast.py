@@ -10,17 +10,21 @@ into one fast-core record once (:meth:`fh_env.compiled.games.FastGames.set_state
 ``samples x candidates`` times with each world's hidden cards, and every copy plays its
 candidate and then the rest of the hand with the compiled rule bot (:data:`ROLLOUTS`): on the
 same worlds it scores every candidate exactly as ``mc`` does (``tests/test_mc_fast.py``).  The
-chosen card is the one with the best mean team hand score (its team's points minus the
-other's).
+chosen card is the one with the best mean team hand score (:func:`agents.mc.team_score`: its
+team's points minus the other's; with three players its own minus the mean of the two
+others').
 
 Calls and discards go the same way, with ``mc``'s candidates (:meth:`agents.mc.MCBot.candidates`):
 the rule-bot rollouts run through the rest of the auction and the exchange in compiled code.
 With ``rollout="policy"`` (a policy for card play only) they are delegated to
 :class:`agents.mc.MCBot` with the same number of samples.
 
-The compiled core plays four players only: other table sizes (§9) are refused with a
-``ValueError`` when the bot is built for them (``make_bot("mcfast", rules)``, ``fh-eval``) and
-when it is asked to act (:meth:`FastMCBot.check_rules`); ``mc`` plays every size.
+Every table size plays (§9), as with ``mc``: with three and six players the compiled sampler
+deals the two or five hidden hands and the kitty (the sitting-out partners of a six-handed
+nullo included) into the size's records, and the compiled rule bot plays them out.  The
+compiled policy (``rollout="policy"``) plays four players only: other sizes are refused with a
+``ValueError`` when that bot is built for them (``make_bot("mcfast:rollout=policy", rules)``,
+``fh-eval``) and when it is asked to act (:meth:`FastMCBot.check_rules`).
 """
 
 from __future__ import annotations
@@ -48,6 +52,15 @@ from .sampler_compiled import CompiledSampler
 ROLLOUTS = ("rule", "policy")
 
 
+def side_scores(points: np.ndarray, side: int) -> np.ndarray:
+    """:func:`agents.mc.team_score` of each game's hand points (``[N, sides]``): ``side``'s
+    points minus the other team's, or with three players minus the mean of the two others'."""
+    mine = points[:, side]
+    if points.shape[1] == 2:
+        return mine - points[:, 1 - side]
+    return mine - (points.sum(axis=1) - mine) / (points.shape[1] - 1)
+
+
 class FastMCBot:
     """Monte Carlo player with compiled rollouts; ``act`` draws only from the given generator."""
 
@@ -67,14 +80,16 @@ class FastMCBot:
         self.rollouts = 0  # rollouts played so far (for benchmarks)
 
     def check_rules(self, rules: Rules) -> None:
-        """Refuse a table size other than four players (ValueError, one line)."""
-        if rules.players != 4:
-            raise ValueError(f"bot {self.name!r} plays four players only (its rollouts run in "
-                             f"the compiled core), not players={rules.players}; use mc, which "
-                             "plays every table size")
+        """Refuse a table size the rollouts cannot play (ValueError, one line): the rule bot's
+        (the default) play every size, the compiled policy's four players only."""
+        if self.rollout == "policy" and rules.players != 4:
+            raise ValueError(f"bot {self.name!r} with rollout=policy plays four players only "
+                             f"(the compiled policy of agents.rollout_policy), not "
+                             f"players={rules.players}; rollout=rule, the default, plays every "
+                             "table size")
 
     def act(self, view: SeatView, rng: random.Random) -> int:
-        if view.rules.players != 4:
+        if self.rollout != "rule" and view.rules.players != 4:
             self.check_rules(view.rules)
         if self.rollout != "rule" and view.phase != Phase.PLAY:
             return self._mc.act(view, rng)  # the compiled policy plays cards only
@@ -125,10 +140,7 @@ class FastMCBot:
         else:
             policy_rollouts(games, rules_record, first)
         self.rollouts += n * k
-        team = view.seat % 2
-        points = games["hand_points"]
-        score = (points[:, team] - points[:, 1 - team]).reshape(n, k)
-        return score.mean(axis=0)
+        return side_scores(games["hand_points"], view.team).reshape(n, k).mean(axis=0)
 
     def _batch(self, world: State, size: int) -> np.ndarray:
         """``size`` fast-core copies of ``world`` (only the hidden fields differ between worlds,

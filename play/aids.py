@@ -208,8 +208,8 @@ class Helper:
 
     ``hint_bot`` is any registry name; the estimates and analyses use the ``mc`` bot, with
     ``samples`` worlds per decision when given (else the bot's own numbers).  A bot that
-    refuses the rules when it is built (``make_bot(spec, rules)``: ``mcfast`` at three or six
-    players) makes its aids raise :class:`AidUnavailable` with the reason instead of stopping
+    refuses the rules when it is built (``make_bot(spec, rules)``: ``mcfast:rollout=policy`` at
+    three or six players) makes its aids raise :class:`AidUnavailable` with the reason instead of stopping
     the game.
     """
 

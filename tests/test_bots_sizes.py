@@ -1,6 +1,7 @@
 """The bots at three and six players (docs/rules.md §9): random, rule and mc play every table
-size legally without reading hidden cards; the rule bot's partner logic per size; its
-4-player decisions are those it always made (a fingerprint of many positions)."""
+size legally (mcfast: tests/test_mc_fast.py) and none of them, mcfast included, reads hidden
+cards; the rule bot's partner logic per size; its 4-player decisions are those it always made
+(a fingerprint of many positions)."""
 
 from __future__ import annotations
 
@@ -52,7 +53,9 @@ def test_random_rule_and_mc_play_every_table_size_legally(rules):
 
 @pytest.mark.parametrize("rules", SIZES[:2], ids=IDS[:2])
 def test_no_bot_reads_hidden_cards_at_three_and_six_players(rules):
-    bots = [RuleBot(), MCBot(samples=2, bid_samples=1)]
+    from agents.mc_fast import FastMCBot  # numba
+
+    bots = [RuleBot(), MCBot(samples=2, bid_samples=1), FastMCBot(samples=3)]
     rng = random.Random(3)
     for state in _positions(rules, 10, seed=4, max_steps=70):
         seat = state.turn

@@ -135,5 +135,5 @@ def test_six_players_swap_the_teams_of_three():
 def test_the_command_line_takes_three_and_six_handed_rules(capsys):
     assert main(["rule", "random", "--deals", "3", "--rules", "three-handed", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["players"] == 3
-    assert main(["mcfast", "rule", "--deals", "1", "--rules", "six-handed"]) == 2
+    assert main(["mcfast:rollout=policy", "rule", "--deals", "1", "--rules", "six-handed"]) == 2
     assert "four players only" in capsys.readouterr().err

@@ -632,7 +632,8 @@ def test_command_line_options_per_table_size(capsys):
     assert "--opponents takes one bot name or 3" in capsys.readouterr().err
     assert cli.main(["--rules", "three-handed", "--seat", "south"], term=term) == 2
     assert "'south' is not a seat at a table of 3" in capsys.readouterr().err
-    assert cli.main(["--rules", "six-handed", "--opponents", "mcfast"], term=term) == 2
+    assert cli.main(["--rules", "six-handed", "--opponents", "mcfast:rollout=policy"],
+                    term=term) == 2
     err = capsys.readouterr().err
     assert "plays four players only" in err and len(err.strip().splitlines()) == 1
     assert cli.main(["--rules", "six-handed", "--web", "--no-browser"], term=term) == 2
@@ -653,12 +654,13 @@ def test_an_aid_whose_bot_refuses_the_table_size_says_so_in_one_line():
     rules = Rules.preset("six-handed")
     state = deal_n(rules, {}, "", dealer=2)
     bots = {s: ScriptBot() for s in range(6) if s != 3}
-    helper = Helper(rules, hint_bot="mcfast", samples=2, seed=1)
+    helper = Helper(rules, hint_bot="mcfast:rollout=policy", samples=2, seed=1)
     _, out = run_game(state, 3, ["hint", "q"], bots=bots, aids=["hint", "counter"],
                       helper=helper)
     line = [x for x in out.splitlines() if "hint aid" in x]
-    assert line and line[0].startswith("The hint aid is not available in this game: mcfast "
-                                       "does not play these rules (6 players)")
+    assert line and line[0].startswith("The hint aid is not available in this game: "
+                                       "mcfast:rollout=policy does not play these rules "
+                                       "(6 players)")
 
 
 @pytest.mark.parametrize("preset,players", [("three-handed", 3), ("six-handed", 6)])

@@ -3,8 +3,9 @@
 The policy must pick only legal actions (checked at every step of thousands of positions under
 every preset, reached by mixing its own and random actions) and play the heuristics it names
 (a hand-built trick).  FastMCBot must play only legal actions whole hands long under several
-presets, repeat itself given a seed, and score a batch of copied worlds exactly as each world
-loaded on its own would score.
+presets and at three and six players, repeat itself given a seed, score a batch of copied
+worlds exactly as each world loaded on its own would score, and score every candidate as mc
+does on the same worlds, at every table size.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from fh_env.view import seat_view
 
 from conftest import FOUR_PLAYER_PRESETS as PRESETS
 from conftest import cards, new_state
+from test_compiled import random_rules
+from test_sampler import SIX, _position
 
 
 def policy_action(state: State) -> int:
@@ -207,25 +210,78 @@ def test_policy_nullo_declarer_plays_its_highest_losing_card() -> None:
         state.apply(A.PLAY_BASE + cards(card)[0])
 
 
-def test_fast_mc_refuses_three_and_six_players() -> None:
+#: Three and six players (§9): the presets, nullo-type contracts (both partners of a six-handed
+#: nullo declarer sit out) and random rule sets of each size.
+SIZES = {"three-handed": Rules.preset("three-handed"), "six-handed": Rules.preset("six-handed"),
+         "three-nullo": Rules(players=3, nullo="anytime", open_nullo="anytime", all_pass="play"),
+         "six-nullo": Rules(players=6, nullo="anytime", open_nullo="anytime", all_pass="play"),
+         **{f"random-{n}-{k}": random_rules(random.Random(f"mcfast-rules-{n}/{k}"), n)
+            for n in (3, 6) for k in range(2)}}
+
+
+@pytest.mark.parametrize("name", sorted(SIZES))
+def test_fast_mc_plays_only_legal_actions_at_three_and_six_players(name: str) -> None:
+    """Whole hands, every seat mcfast (calls, discards and cards from its own rollouts)."""
+    rules = SIZES[name]
+    bot = FastMCBot(samples=3)
+    n = rules.players
+    played = 0  # hands played out (not thrown in)
+    for hand in range(10):
+        state = State(rules, seed=200 + hand)
+        rngs = [random.Random(10 * hand + s) for s in range(n)]
+        while not state.is_terminal:
+            view = seat_view(state, state.turn)
+            action = bot.act(view, rngs[state.turn])
+            assert view.legal >> action & 1
+            state.apply(action)
+        assert len(state.result.hand_points) == rules.sides
+        played += len(state.tricks) > 0
+        if played == 2:
+            break
+    assert played == 2 and bot.rollouts > 0
+
+
+@pytest.mark.parametrize("preset", ["three-handed", "six-handed"])
+def test_fast_mc_is_deterministic_given_seed_at_three_and_six_players(preset: str) -> None:
+    rules = Rules.preset(preset)
+
+    def actions(seed: int) -> list[int]:
+        state = State(rules, seed=7)
+        bots = [FastMCBot(samples=4) for _ in range(rules.players)]
+        play_hand(state, bots, [random.Random(seed + s) for s in range(rules.players)])
+        return [a for _, a in state.calls] + [c for t in state.tricks for c in t[1]]
+
+    first = actions(1)
+    assert first == actions(1) and len(first) > rules.players
+
+
+def test_fast_mc_policy_rollouts_refuse_three_and_six_players() -> None:
+    """The compiled rollout policy is a four-player one: ``mcfast:rollout=policy`` is refused
+    at the other sizes (when built for them and when asked to act); the default, the rule
+    bot's rollouts, plays them."""
     from agents.registry import make_bot
-    from fh_env.view import seat_view
 
     for preset in ("three-handed", "six-handed"):
         rules = Rules.preset(preset)
         with pytest.raises(ValueError, match="four players only"):
-            make_bot("mcfast", rules)
-        bot = FastMCBot(samples=2)
+            make_bot("mcfast:rollout=policy", rules)
+        bot = FastMCBot(samples=2, rollout="policy")
         with pytest.raises(ValueError, match="four players only"):
             bot.act(seat_view(State(rules, seed=0), 0), random.Random(0))
+        assert isinstance(make_bot("mcfast", rules), FastMCBot)
 
 
-@pytest.mark.parametrize("preset", ["australian-no-nullo", "american-double-nullo"])
-def test_rule_rollouts_score_every_candidate_as_mc_does(preset: str) -> None:
+SCORED = {name: Rules.preset(name) for name in ("australian-no-nullo", "american-double-nullo")}
+SCORED.update(SIZES)
+
+
+@pytest.mark.parametrize("name", sorted(SCORED))
+def test_rule_rollouts_score_every_candidate_as_mc_does(name: str) -> None:
     """On the same worlds, mcfast's compiled rule-bot rollouts give every candidate (calls,
     discards, cards) exactly the mean that mc's Python rollouts give (so mcfast decides as mc
-    would at equal worlds)."""
-    rules = Rules.preset(preset)
+    would at equal worlds), at every table size: with three players the score is the seat's
+    points minus the mean of the two others'."""
+    rules = SCORED[name]
     bot = FastMCBot(samples=8)
     checked = 0
     for seed in range(18):
@@ -249,8 +305,70 @@ def test_rule_rollouts_score_every_candidate_as_mc_does(preset: str) -> None:
             for world in worlds:
                 w = world.clone()
                 w.apply(action)
-                total += team_score(rollout(w), view.seat % 2)
+                total += team_score(rollout(w), view.team)
             expected.append(total / len(worlds))
-        assert np.allclose(bot.evaluate(view, candidates, worlds), expected), (preset, seed)
+        assert np.allclose(bot.evaluate(view, candidates, worlds), expected), (name, seed)
         checked += 1
     assert checked >= 5
+
+
+@pytest.mark.parametrize("preset", ["three-handed", "six-handed"])
+def test_compiled_worlds_score_as_mc_does_at_three_and_six_players(preset: str) -> None:
+    """The worlds mcfast draws itself (the compiled sampler's records), read back as states and
+    played out by mc's rollouts, give the means mcfast gives them."""
+    rules = Rules.preset(preset)
+    bot = FastMCBot(samples=6)
+    checked = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        state = State(rules, seed=seed)
+        while not state.is_terminal and not (state.phase == Phase.PLAY
+                                             and len(state.tricks) >= seed % 7):
+            state.apply(rng.choice(state.legal_actions()))
+        if state.is_terminal:
+            continue
+        view = seat_view(state, state.turn)
+        candidates = distinct_plays(view)
+        if len(candidates) < 2:
+            continue
+        games = bot.draw_worlds(view, 1, rng)
+        batch = FastGames(1, rules)
+        batch.games, batch.num_games = games.copy(), len(games)
+        worlds = batch.to_states()
+        assert all(seat_view(w, view.seat) == view for w in worlds)
+        expected = [np.mean([team_score(rollout(_after(w, a)), view.team) for w in worlds])
+                    for a in candidates]
+        repeated = np.repeat(games, len(candidates))
+        assert np.allclose(bot.score(view, candidates, repeated), expected), (preset, seed)
+        checked += 1
+    assert checked >= 4
+
+
+def _after(state: State, action: int) -> State:
+    out = state.clone()
+    out.apply(action)
+    return out
+
+
+@pytest.mark.parametrize("contract", [A.NULLO, A.OPEN_NULLO])
+def test_rule_rollouts_score_as_mc_does_when_partners_sit_out(contract: int) -> None:
+    """Six-handed nullo and open nullo (§9.2: both partners of the declarer sit out, a trick
+    has four cards): mcfast's worlds and rollouts score every card as mc's do."""
+    bot = FastMCBot(samples=6)
+    checked = 0
+    for k in range(8):
+        state = _position(SIX, 50 + k, {0: contract}, k % 5, k % 3, 0)
+        view = seat_view(state, state.turn)
+        assert view.sitting_out >= 0
+        candidates = distinct_plays(view)
+        if len(candidates) < 2:
+            continue
+        rng = random.Random(k)
+        worlds = [Determinizer(view).sample(rng) for _ in range(6)]
+        expected = [np.mean([team_score(rollout(_after(w, a)), view.team) for w in worlds])
+                    for a in candidates]
+        assert np.allclose(bot.evaluate(view, candidates, worlds), expected), k
+        games = bot.draw_worlds(view, len(candidates), rng)
+        assert (games["sitting_out"] == view.sitting_out).all()
+        checked += 1
+    assert checked >= 4

@@ -153,7 +153,7 @@ def test_fh_eval_a_b_is_unchanged(capsys) -> None:
     (["rule", "random", "--deals", "0"], "--deals and --workers must be at least 1"),
     (["rule", "random", "--rules", "no-such-preset"], "no-such-preset"),
     (["rule", "random", "--anchor", "mc"], "--anchor 'mc' is not one of the bots"),
-    (["rule", "mcfast", "--rules", "three-handed"], "mcfast"),
+    (["rule", "mcfast:rollout=policy", "--rules", "three-handed"], "mcfast"),
     (["rule", "neural:best-australian"], "no best agent for neural:best-australian"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, message, capsys) -> None:
