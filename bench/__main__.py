@@ -255,7 +255,8 @@ def eval_section(s: Settings) -> tuple[dict[str, Any], list[Row]]:
 
 
 def mcfast_section(s: Settings) -> tuple[dict[str, Any], list[Row]]:
-    """mcfast (compiled sampler and rule-bot rollouts) against its Python-sampler self and mc."""
+    """mcfast (compiled sampler and rule-bot rollouts) against its Python-sampler self and mc;
+    then mcfast alone at three and six players."""
     import random as _random
 
     from agents.mc import MCBot
@@ -279,6 +280,14 @@ def mcfast_section(s: Settings) -> tuple[dict[str, Any], list[Row]]:
                 ratio_of="÷ mcfast"),
             row("mcfast", "mc, 10 worlds scaled to 100", "cpu", figures["mc"][key], "ms/decision",
                 ratio=figures["mc"][key] / figures["fast"][key], ratio_of="÷ mcfast")]
+    for preset in ("three-handed", "six-handed"):  # the other table sizes (§9)
+        views = mc_fast.play_views(Rules.preset(preset), s.positions)
+        fast.act(views[0], _random.Random(0))
+        figures[f"fast_{preset}"] = mc_fast.summary(mc_fast.time_decisions(fast, views), views)
+        rows.append(row("mcfast", f"same, {preset} ({views[0].rules.players} players)", "cpu",
+                        figures[f"fast_{preset}"][key], "ms/decision",
+                        ratio=figures[f"fast_{preset}"][key] / figures["fast"][key],
+                        ratio_of="÷ 4 players"))
     return figures, rows
 
 

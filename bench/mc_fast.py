@@ -1,4 +1,5 @@
-"""Speed of compiled Monte Carlo play: ``python -m bench.mc_fast [--samples 100] [--json]``.
+"""Speed of compiled Monte Carlo play: ``python -m bench.mc_fast [--rules PRESET] [--samples 100]
+[--json]``.
 
 Times :class:`agents.mc_fast.FastMCBot` (worlds from the compiled sampler,
 :mod:`agents.sampler_compiled`), the same bot drawing its worlds with the Python sampler
@@ -10,8 +11,9 @@ candidate (the others return at once), and each bot's time as a ratio of FastMCB
 ``MCBot`` is timed at ``--mc-samples`` worlds and scaled linearly to ``--samples`` (its cost is
 linear in the worlds).  The breakdown says where FastMCBot's time goes: the candidates, building
 the compiled sampler and drawing the worlds, the fast-core records (the public history replayed
-once, loaded, copied, each world's hidden cards written), the compiled rollouts, the rule bot's
-tie-break card; and, for comparison, the Python sampler's drawing of the same number of worlds.
+once, loaded, copied, each world's hidden cards written), the compiled rule-bot rollouts, the
+rule bot's tie-break card; and, for comparison, the Python sampler's drawing of the same number
+of worlds.  Every preset, at every table size (``--rules three-handed``, ``six-handed``).
 """
 
 from __future__ import annotations
@@ -32,11 +34,8 @@ from agents.sampler import Determinizer
 from agents.sampler_compiled import CompiledSampler
 from bench.mc import decision_points
 from fh_env.engine import Phase
-from agents.rollout_policy import policy_rollouts
 from bench.common import positive_int
 from fh_env.rules import PRESETS, Rules
-
-FOUR_PLAYER = [name for name, options in PRESETS.items() if options.get("players", 4) == 4]
 from fh_env.view import SeatView
 
 
@@ -94,8 +93,7 @@ def breakdown(bot: FastMCBot, views: list[SeatView]) -> dict[str, float]:
         t2 = time.process_time()
         games = sampler.games(worlds, len(candidates), bot._loader(view.rules))
         t3 = time.process_time()
-        first = np.tile(np.asarray(candidates, np.int64), bot.samples)
-        policy_rollouts(games, bot._loader(view.rules)._rules, first)
+        bot.score(view, candidates, games)
         t4 = time.process_time()
         rule.act(view, rng)
         t5 = time.process_time()
@@ -117,8 +115,8 @@ def summary(ms: list[float], views: list[SeatView], scale: float = 1.0) -> dict[
 
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(prog="python -m bench.mc_fast", description=__doc__.split("\n")[0])
-    p.add_argument("--rules", default="australian-no-nullo", choices=sorted(FOUR_PLAYER),
-                   help="a 4-player preset name")
+    p.add_argument("--rules", default="australian-no-nullo", choices=sorted(PRESETS),
+                   help="a preset name (three-handed, six-handed: the other table sizes)")
     p.add_argument("--positions", type=positive_int, default=60, help="play decision points")
     p.add_argument("--samples", type=positive_int, default=100,
                    help="worlds per decision (default 100)")
