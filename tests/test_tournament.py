@@ -154,7 +154,7 @@ def test_fh_eval_a_b_is_unchanged(capsys) -> None:
     (["rule", "random", "--rules", "no-such-preset"], "no-such-preset"),
     (["rule", "random", "--anchor", "mc"], "--anchor 'mc' is not one of the bots"),
     (["rule", "mcfast:rollout=policy", "--rules", "three-handed"], "mcfast"),
-    (["rule", "neural:best-australian"], "no best agent for neural:best-australian"),
+    (["rule", "neural:best-three-handed"], "no best agent for neural:best-three-handed"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, message, capsys) -> None:
     assert eval_main(["--tournament", *args, "--no-progress"]) == 2
@@ -189,9 +189,10 @@ def test_neural_best_is_the_shipped_agent_for_the_default_rules() -> None:
 
 
 @pytest.mark.parametrize("spec, message", [
-    ("neural:best-australian", "'australian' has no shipped agent; best agents exist for: "
-                               "neural:best-australian-no-nullo (= neural:ppo-long, also "
-                               "neural:best)"),
+    ("neural:best-three-handed", "'three-handed' has no shipped agent; best agents exist "
+                                 "for: neural:best-australian-no-nullo (= neural:ppo-long, "
+                                 "also neural:best), neural:best-australian (= "
+                                 "neural:ppo-australian)"),
     ("neural:best-nowhere", "'nowhere' is not a preset (presets: australian-no-nullo"),
 ])
 def test_neural_best_for_a_preset_without_one_lists_what_exists(spec, message) -> None:
