@@ -203,10 +203,11 @@ def play_games(a: Player, b: Player, rules: Rules, seed: int, indices: Sequence[
     table = _Table(a, b, rules, seed, indices, GAME_SEED_OFFSET)
     fast, games = table.fast, table.fast.games
     going = np.arange(fast.num_games, dtype=np.int64)
+    dealt = np.zeros(fast.num_games, dtype=np.int64)  # hands dealt, thrown-in ones included
     while len(going):
         table.play_hands(going)
-        going = going[(games["phase"][going] == HAND_OVER)
-                      & (games["hands_played"][going] < max_hands)]
+        dealt[going] += 1  # as play_game's loop counts them
+        going = going[(games["phase"][going] == HAND_OVER) & (dealt[going] < max_hands)]
         if len(going):
             hands = np.empty((len(going), table.players), dtype=np.uint64)
             kitty = np.empty(len(going), dtype=np.uint64)
