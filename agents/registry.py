@@ -276,7 +276,9 @@ def _make_nmc(name: str, arg: str, **options: Any) -> Bot:
 #: another preset's.  Chosen by the leaderboard of docs/bots.md (duplicate deals that neither
 #: training nor selection used); update it when a stronger agent is shipped.
 BEST_AGENTS: dict[str, str] = {"australian-no-nullo": "ppo-long", "australian": "ppo-australian",
-                               "canadian": "ppo-canadian"}
+                               "canadian": "ppo-canadian",
+                               "avondale-classic": "ppo-avondale-classic",
+                               "american-double-nullo": "ppo-american-double-nullo"}
 DEFAULT_PRESET = "australian-no-nullo"  # the preset equal to Rules(), fh-eval's default
 
 
