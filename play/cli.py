@@ -3,12 +3,13 @@
 
 fh-play: a person takes one seat; bots (any name :func:`agents.registry.make_bot` knows) take the
 others, under any preset or rules file, at a table of four, three or six (``--rules
-three-handed``, ``six-handed``; the browser draws four only).  The screen shows the person's hand sorted and coloured by
-suit, the auction, the trick in progress, tricks won and the scores; calls, discards and plays
-are typed by name (``7H``, ``pass``, ``QS``, ``JK H``) or by number from the menu, with tab
-completion where the terminal has readline.  An illegal entry is refused with the engine's
-reason (``you must follow hearts: you hold J♦``).  Learning aids (:mod:`play.aids`) can be
-switched on with ``--aids`` or, during the game, ``aid NAME on``.
+three-handed``, ``six-handed``; in the terminal or, with ``--web``, in the browser).  The
+screen shows the person's hand sorted and coloured by suit, the auction, the trick in
+progress, tricks won and the scores; calls, discards and plays are typed by name (``7H``,
+``pass``, ``QS``, ``JK H``) or by number from the menu, with tab completion where the terminal
+has readline.  An illegal entry is refused with the engine's reason (``you must follow hearts:
+you hold J♦``).  Learning aids (:mod:`play.aids`) can be switched on with ``--aids`` or, during
+the game, ``aid NAME on``.
 
 This module only reads the arguments, builds the rules, bots and terminal, and hands over to
 :class:`play.game.Game` (or walks :func:`fh_env.records.replay`); ``python -m play.cli`` and
@@ -148,10 +149,6 @@ def main(argv: Sequence[str] | None = None, term: Terminal | None = None) -> int
         rules = resolve_rules(args.rules)
         args.seat = (DEFAULT_SEAT[rules.players] if args.seat is None
                      else parse_seat(args.seat, rules.players))
-        if args.web and rules.players != 4:
-            raise ValueError(f"the browser draws four players only, not players="
-                             f"{rules.players}; play {rules.players}-handed in the terminal "
-                             "(without --web)")
         bots = build_bots(args, args.seat, rules)
     except (ValueError, FileNotFoundError) as err:
         print(f"fh-play: {err}", file=sys.stderr)
@@ -219,9 +216,6 @@ def replay_main(argv: Sequence[str] | None = None, term: Terminal | None = None)
         record = load_record(args.file)
         n = Rules.from_dict(record["rules"]).players
         person = parse_seat(args.seat, n) if args.seat is not None else -1
-        if args.web and n != 4:
-            raise ValueError(f"the browser replays four players only, not players={n}; "
-                             "replay it in the terminal (without --web)")
     except (ValueError, FileNotFoundError) as err:
         print(f"fh-replay: {err}", file=sys.stderr)
         return 2

@@ -14,16 +14,18 @@ pytest.importorskip("httpx")
 from starlette.testclient import TestClient  # noqa: E402
 
 from agents.registry import make_bot  # noqa: E402
-from fh_env.cards import card_name, cards_of  # noqa: E402
-from fh_env.engine import Phase  # noqa: E402
-from fh_env.records import load_record, replay_states  # noqa: E402
+from fh_env import actions as A  # noqa: E402
+from fh_env.cards import card_name, cards_of, parse_card  # noqa: E402
+from fh_env.engine import Phase, side_of, sitting_out_seats, trick_order  # noqa: E402
+from fh_env.records import load_record, replay, replay_states  # noqa: E402
 from fh_env.rules import Rules  # noqa: E402
 from fh_env.view import seat_view  # noqa: E402
 from play import cli  # noqa: E402
 from play.aids import Helper  # noqa: E402
+from play.render import DEFAULT_SEAT, SEATS, decode, side_names  # noqa: E402
 from play.web.server import create_app  # noqa: E402
 from play.web.session import WebGame  # noqa: E402
-from web_helpers import SIX_NT, fixed_game  # noqa: E402
+from web_helpers import SIX_NT, fixed_game, small_table_game  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -217,25 +219,266 @@ def test_fh_replay_web_serves_a_record_file(tmp_path):
     assert replay_only.get("/api/state").status_code == 404
 
 
-def test_three_and_six_players_are_refused_by_the_browser_in_one_line(tmp_path, capsys):
+# ---------------------------------------------------------------------- three and six players
+
+
+def check_table(game: WebGame, data: dict) -> None:
+    """A snapshot of a 3- or 6-player game against the state: the seats and sides, the trick
+    (only the seats that play, in playing order), the person's legal cards, and no hidden card."""
+    state, n = game.state, game.players
+    assert data["table_size"] == n and len(data["seats"]) == n == len(data["hand_sizes"])
+    assert data["seat_names"] == list(SEATS[n]) and data["teams"] == list(side_names(n))
+    assert len(data["scores"]) == len(data["tricks_won"]) == state.rules.sides
+    assert data["scores"] == list(state.scores) and data["kitty_size"] == 3
+    assert sum(data["tricks_won"]) == data["tricks_played"] == len(state.tricks)
+    out = set(data["sitting_out_seats"])
+    assert out == set(sitting_out_seats(n, state.sitting_out))
+    assert len(data["trick"]) < n - len(out) or not data["trick"]
+    assert [t["seat"] for t in data["trick"]] == \
+        list(trick_order(state.leader, state.sitting_out, n))[:len(data["trick"])]
+    if data["last_trick"]:
+        assert len(data["last_trick"]["cards"]) == n - len(out)
+        assert not {t["seat"] for t in data["last_trick"]["cards"]} & out
+    if data["your_turn"] and state.phase != Phase.AUCTION:
+        names = {decode(a, n)[1] for a in state.legal_actions()}
+        assert set(data["legal"]["cards"]) == {card_name(c, 1) for c in names}
+    if not state.is_terminal:
+        leaked = strings(data) & hidden_cards(game)
+        assert not leaked, leaked
+
+
+def person_request(game: WebGame, bot, rng: random.Random) -> tuple[str, dict]:
+    """The person's move (the bot's choice; a random discard) as the page sends it."""
+    state, n = game.state, game.players
+    if state.phase == Phase.EXCHANGE:
+        view = seat_view(state, game.person)
+        cards = [card_name(c, 1) for c in cards_of(view.hand)]
+        return "/api/discard", {"cards": rng.sample(cards, state.discards_left)}
+    action = bot.act(seat_view(state, game.person), rng)
+    kind, c, named = decode(action, n)
+    if kind == "call":
+        return "/api/act", {"action": action}
+    body = {"card": card_name(c, 1)}
+    if named >= 0:
+        body["suit"] = "SCDH"[named]
+    return "/api/act", body
+
+
+@pytest.mark.parametrize("preset, person", [("three-handed", 2), ("six-handed", 3),
+                                            ("six-handed", 0)])
+def test_three_and_six_handed_games_to_the_end_through_the_api(tmp_path, preset, person):
+    """A whole game to the end: the person's seat acts with legal moves through the API, rule
+    bots on the others; every snapshot draws the table size's seats, sides and tricks, and the
+    saved record replays to the game's last state, on the replay page too."""
+    rules = Rules.preset(preset)
+    n = rules.players
+    bots = {s: make_bot("rule", rules) for s in range(n) if s != person}
+    game = WebGame(rules, person, bots, seed=3, save=tmp_path / "g.json", pace_ms=0)
+    c = client(game)
+    me, rng = make_bot("rule", rules), random.Random(7)
+    data = c.get("/api/state").json()
+    assert [s["you"] for s in data["seats"]] == [s == person for s in range(n)]
+    assert data["your_side"] == side_of(n, person)
+    seen_phases, contracts = set(), 0
+    while not data["game_over"]:
+        assert game.hand_no < 60
+        check_table(game, data)
+        seen_phases.add(data["phase"])
+        if data["phase"] == "hand_over":
+            assert data["result"]
+            contracts += game.state.result.contract is not None
+            data = c.post("/api/next").json()
+        elif data["your_turn"]:
+            url, body = person_request(game, me, rng)
+            r = c.post(url, json=body)
+            assert r.status_code == 200, (body, r.json())
+            data = r.json()
+        else:
+            data = c.post("/api/advance").json()
+    check_table(game, data)
+    assert seen_phases == {"auction", "exchange", "play", "hand_over"} and contracts
+    assert data["winner"] and data["winner"].startswith("Game over")
+    if n == 3:
+        assert " wins with " in data["winner"]
+    record = load_record(tmp_path / "g.json")
+    assert record["players"] == [game.seats[s].name for s in range(n)]
+    assert replay_states(record)[-1] == game.state
+    replayed = c.get("/api/replay/game").json()
+    assert replayed["table_size"] == n and replayed["seat_names"] == list(SEATS[n])
+    assert replayed["bottom"] == DEFAULT_SEAT[n] and replayed["sides"] == list(side_names(n))
+    frames = replayed["frames"]
+    assert len(frames) == sum(len(h["actions"]) + 1 for h in record["hands"])
+    assert frames[-1]["scores"] == list(game.state.scores) and frames[-1]["result"]
+    assert all(len(f["hands"]) == n and len(f["tricks_won"]) == rules.sides for f in frames)
+
+
+def six_handed_nullo(declarer: int, person: int) -> tuple[WebGame, TestClient]:
+    game = small_table_game("six-handed", person, nullo=declarer)
+    return game, client(game)
+
+
+def test_six_handed_open_nullo_of_the_person_both_partners_sit_out():
+    """South calls open nullo through the API: North-east and North-west sit out, the tricks
+    have four cards, and the six-handed pack's cards are played by name."""
+    game, c = six_handed_nullo(declarer=-1, person=3)
+    data = c.get("/api/state").json()
+    while not data["your_turn"]:
+        data = c.post("/api/advance").json()
+    calls = {x["label"]: x for x in data["legal"]["calls"]}
+    assert calls["open nullo"]["legal"] and "double nullo" not in calls
+    assert [x["label"] for x in data["legal"]["calls"] if x["action"] in range(1, 26)][-1] \
+        == "10NT"
+    data = c.post("/api/act", json={"action": A.OPEN_NULLO}).json()
+    while not data["your_turn"]:
+        data = c.post("/api/advance").json()
+    assert data["phase"] == "exchange" and len(data["kitty"]) == 3
+    assert data["contract_text"] == ("Contract open nullo by South (you); North-east and "
+                                     "North-west sit out")
+    assert sorted(data["sitting_out_seats"]) == [1, 5] and data["can_claim"] is False
+    hand = [x for g in data["hand"] for x in g["cards"]]  # the kitty's cards among them
+    data = c.post("/api/discard", json={"cards": hand[:3]}).json()
+    assert data["phase"] == "play"
+    six_pack_played = set()
+    while data["phase"] == "play":
+        check_table(game, data)
+        assert data["can_claim"] == (data["phase"] == "play")
+        if data["your_turn"]:
+            name = sorted(data["legal"]["cards"])[0]
+            data = c.post("/api/act", json={"card": name}).json()
+            six_pack_played.add(name)
+        else:
+            data = c.post("/api/advance").json()
+    check_table(game, data)
+    assert all(len(t[1]) == 4 for t in game.state.tricks) and len(game.state.tricks) == 10
+    assert data["phase"] in ("hand_over", "game_over") and "open nullo" in data["result"]
+    assert game.state.tricks_won[1] == game.state.tricks_won[5] == 0
+    assert six_pack_played == set(hand[3:])  # the hand and kitty but the discards, by name
+    assert {x for x in six_pack_played if parse_card(x) >= 46} == {"12H", "13H"}
+    assert data["last_trick"] and len(data["last_trick"]["cards"]) == 4
+    frames = c.get("/api/replay/game").json()["frames"]
+    assert any(sorted(f["sitting_out"]) == [1, 5] for f in frames)
+    assert all(len(f["trick"]) <= 4 for f in frames if f["sitting_out"])
+
+
+def test_six_handed_the_person_sits_out_a_partners_nullo():
+    """North-east (the person's partner) declares open nullo: the person sits the hand out,
+    is never on turn in the play and cannot claim; the bots play the hand to its end."""
+    game, c = six_handed_nullo(declarer=1, person=3)
+    data = c.get("/api/state").json()
+    while data["phase"] == "auction":
+        if data["your_turn"]:
+            data = c.post("/api/act", json={"action": A.PASS}).json()
+        else:
+            data = c.post("/api/advance").json()
+    assert data["declarer"] == 1 and sorted(data["sitting_out_seats"]) == [3, 5]
+    while data["phase"] in ("exchange", "play"):
+        check_table(game, data)
+        assert not data["your_turn"] and not data["can_claim"]
+        assert c.post("/api/claim").status_code == 409
+        data = c.post("/api/advance").json()
+    assert data["phase"] in ("hand_over", "game_over") and data["result"]
+    assert game.state.tricks_won[3] == game.state.tricks_won[5] == 0
+    assert all(len(t[1]) == 4 for t in game.state.tricks)
+
+
+@pytest.mark.parametrize("preset, person", [("three-handed", 2), ("six-handed", 3)])
+def test_the_aids_at_three_and_six_players(preset, person):
+    """The aids' numbers at the person's first call and first play are those of the functions
+    they call, at the table size; the counter names the table's seats."""
+    rules = Rules.preset(preset)
+    helper = Helper(rules, hint_bot="rule", samples=2, seed=3)
+    game = small_table_game(preset, person, seed=2, helper=helper,
+                            aids=("hint", "estimate", "counter", "analyse"))
+    c = client(game)
+    data = c.get("/api/state").json()
+    checked = []  # the phases whose aids were checked
+    while data["phase"] in ("auction", "exchange", "play") and "play" not in checked:
+        if not data["your_turn"]:
+            data = c.post("/api/advance").json()
+            continue
+        if data["phase"] == "exchange":
+            data = c.post("/api/discard", json={"cards": list(data["legal"]["cards"])[:3]}).json()
+            continue
+        view = seat_view(game.state, person)
+        assert c.get("/api/aid/hint").json()["action"] == helper.hint(game.state, view)
+        est = c.get("/api/aid/estimate").json()
+        assert [(r["action"], r["mean"]) for r in est["rows"]] == \
+            [(e.action, e.mean) for e in helper.estimates(game.state, view)]
+        counter = c.get("/api/aid/counter").json()
+        assert {name for r in counter["rows"] for name in r["void"]} <= set(SEATS[rules.players])
+        checked.append(data["phase"])
+        if data["phase"] == "auction":
+            bid = A.bid_action(6, A.NT)
+            got = c.post("/api/aid/analyse", json={"bid": bid}).json()
+            assert got["points"] == helper.analyse(game.state, view, bid).points
+            data = c.post("/api/act", json={"action": bid}).json()
+        else:
+            assert {r["card"] for r in est["rows"]} <= set(data["legal"]["cards"])
+            data = c.post("/api/act", json={"action": est["rows"][0]["action"]}).json()
+    assert checked[0] == "auction" and checked[-1] == "play"
+
+
+def test_cards_of_the_six_handed_pack_are_refused_at_three_players():
+    c = client(small_table_game("three-handed", 2, seed=1))
+    data = c.get("/api/state").json()
+    while not data["your_turn"]:
+        data = c.post("/api/advance").json()
+    r = c.post("/api/act", json={"card": "2S"})
+    assert r.status_code == 400 and "six-handed pack only" in r.json()["error"]
+    r = c.post("/api/act", json={"card": "7S"})  # a card, but a call is due
+    assert r.status_code == 409 and r.json()["error"].startswith("Not allowed")
+
+
+def random_record(preset: str, seed: int = 1) -> dict:
     from fh_env.engine import State
     from fh_env.records import Recorder
 
-    for preset in ("three-handed", "six-handed"):
-        rules = Rules.preset(preset)
-        assert cli.main(["--rules", preset, "--web", "--no-browser", "--opponents",
-                         "random"]) == 2
-        err = capsys.readouterr().err.strip()
-        assert err.startswith("fh-play: the browser draws four players only") and "\n" not in err
-        with pytest.raises(ValueError, match="four players only"):
-            WebGame(rules, 2, {s: make_bot("random") for s in range(rules.players) if s != 2})
-        state = State(rules, seed=1)
-        recorder = Recorder(state)
-        rng = random.Random(1)
+    state = State(Rules.preset(preset), seed=seed)
+    recorder = Recorder(state)
+    rng = random.Random(seed)
+    for _ in range(2):
         while not state.is_terminal:
             recorder.apply(rng.choice(state.legal_actions()))
-        save = recorder.save(tmp_path / f"{preset}.json")
-        assert cli.replay_main([str(save), "--web", "--no-browser"]) == 2
-        assert "the browser replays four players only" in capsys.readouterr().err
-        r = client(fixed_game()).post("/api/replay", json=recorder.record())
-        assert r.status_code == 422 and "four players only" in r.json()["error"]
+        if state.game_over:
+            break
+        recorder.next_hand()
+        state = recorder.state
+    return recorder.record() | {"hands": list(recorder.finished)}
+
+
+@pytest.mark.parametrize("preset", ["three-handed", "six-handed"])
+def test_replays_of_three_and_six_player_records(tmp_path, preset, monkeypatch):
+    """A 3- or 6-player record on the replay page (POST /api/replay, and fh-replay --web's
+    file): the table size's seats and sides, every step; fh-play --web serves the table size."""
+    import play.web.server as server
+
+    rules = Rules.preset(preset)
+    n = rules.players
+    record = random_record(preset)
+    data = client(fixed_game()).post("/api/replay", json=record).json()
+    assert data["table_size"] == n and data["seat_names"] == list(SEATS[n])
+    assert data["sides"] == list(side_names(n)) and data["bottom"] == DEFAULT_SEAT[n]
+    states = [step.state.clone() for step in replay(record)]
+    frames = data["frames"]
+    assert len(frames) == len(states)
+    for f, state in zip(frames, states):
+        assert len(f["hands"]) == n and f["scores"] == list(state.scores)
+        assert f["tricks_won"] == list(state.team_tricks()) and len(f["tricks_by_seat"]) == n
+        assert [t["seat"] for t in f["trick"]] == \
+            list(trick_order(state.leader, state.sitting_out, n))[:len(f["trick"])]
+        assert sorted(f["sitting_out"]) == sorted(sitting_out_seats(n, state.sitting_out))
+        assert len(f["auction"]["columns"]) == n
+    assert frames[0]["text"].startswith("Hand 1: ") and frames[-1]["result"]
+    served = []
+    monkeypatch.setattr(server, "serve", lambda app, *a, **k: served.append(app))
+    save = tmp_path / f"{preset}.json"
+    save.write_text(json.dumps(record))
+    assert cli.replay_main([str(save), "--web", "--no-browser"]) == 0
+    replay_only = TestClient(served.pop())
+    assert replay_only.get("/api/replay/file").json()["frames"] == frames
+    assert cli.main(["--rules", preset, "--web", "--no-browser", "--opponents", "random",
+                     "--seed", "4", "--save", str(tmp_path / "web.json")]
+                    + (["--partner", "random"] if n == 6 else [])) == 0
+    state = TestClient(served.pop()).get("/api/state").json()
+    assert state["table_size"] == n and state["seat"] == DEFAULT_SEAT[n]
+    assert [s["player"] for s in state["seats"]].count("random") == n - 1

@@ -1,6 +1,8 @@
 """The fixed deal and bots that the web tests (tests/test_web.py, tests/test_web_browser.py)
 play: South (the person) bids 6NT with the joker, leads it naming hearts, loses a heart to
-East, must follow East's diamond lead, then claims the rest."""
+East, must follow East's diamond lead, then claims the rest.  And games at three and six
+players (:func:`small_table_game`) with the same predictable bots, one of which may call open
+nullo."""
 
 from __future__ import annotations
 
@@ -30,6 +32,28 @@ class PassBot:
     def act(self, view, rng: random.Random) -> int:
         legal = view.legal_actions()
         return A.PASS if legal[0] == A.PASS else legal[0]
+
+
+class OpenNulloBot(PassBot):
+    """Calls open nullo at its first call (six players: both its partners sit out), then plays
+    as :class:`PassBot`."""
+
+    name = "open-nullo"
+
+    def act(self, view, rng: random.Random) -> int:
+        if A.OPEN_NULLO in view.legal_actions():
+            return A.OPEN_NULLO
+        return super().act(view, rng)
+
+
+def small_table_game(preset: str, person: int, nullo: int = -1, seed: int = 5,
+                     pace_ms: int = 0, **kw) -> WebGame:
+    """A game of ``preset`` (three-handed, six-handed) with :class:`PassBot` in the other
+    seats, or :class:`OpenNulloBot` in seat ``nullo``."""
+    rules = Rules.preset(preset)
+    bots = {s: OpenNulloBot() if s == nullo else PassBot()
+            for s in range(rules.players) if s != person}
+    return WebGame(rules, person, bots, seed=seed, pace_ms=pace_ms, **kw)
 
 
 def fixed_state(rules: Rules | None = None) -> State:

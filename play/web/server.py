@@ -36,7 +36,7 @@ from starlette.staticfiles import StaticFiles
 
 from fh_env.records import RecordMismatch, check_header
 
-from .session import Refused, WebGame, replay_frames
+from .session import Refused, WebGame, replay_json
 
 STATIC = Path(__file__).parent / "static"
 
@@ -180,7 +180,7 @@ def create_app(game: WebGame | None, replay_record: dict[str, Any] | None = None
 def frames_of(record: dict[str, Any]) -> dict[str, Any]:
     try:
         check_header(record)
-        return {"players": record.get("players"), "frames": replay_frames(record)}
+        return replay_json(record)
     except (RecordMismatch, KeyError, TypeError, ValueError) as err:
         raise Refused(f"the record does not replay: {err}", 422) from None
 

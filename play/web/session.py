@@ -9,6 +9,11 @@ response can never hold another hand's hidden card.  Cards travel as their names
 (:func:`play.explain.explain_illegal`), which the server sends as a 4xx.  The bots move one at a
 time, when the page asks (:meth:`advance`), so the page sets the pace and a reload simply asks
 for the snapshot again.
+
+Every table size of rules §9 is served: three players (North, East, West, each scoring for
+themselves), four, and six (two teams of three in alternate seats, the larger action table of
+:func:`fh_env.actions.action_table`).  The snapshot names the seats and the sides, so the page
+draws the table from it; action ids are read through the table size's action table only.
 """
 
 from __future__ import annotations
@@ -19,18 +24,18 @@ from typing import Any, Iterable, Mapping
 from fh_env import actions as A
 from fh_env.cards import JOKER, NO_SUIT, NT_STANDARD, SUITS, card_name, cards_of, parse_card
 from fh_env.claims import ClaimError
-from fh_env.contracts import DRAW
-from fh_env.engine import NO_CONTRACT, Phase, State, trick_order
+from fh_env.engine import NO_CONTRACT, Phase, State, side_of, sitting_out_seats, trick_order
 from fh_env.records import replay
 from fh_env.rules import Rules
 from fh_env.view import SeatView, seat_view
 
 from agents.base import Bot
 
+from ..aids import AidUnavailable
 from ..explain import explain_illegal
-from ..game import AIDS, Table
-from ..render import (SEAT_NAMES, TEAM_NAMES, action_label, action_line, contract_line,
-                      result_text, seat_label, suit_groups)
+from ..game import AIDS, Table, winner_text
+from ..render import (DEFAULT_SEAT, SEATS, SHORT, action_label, action_line, contract_line,
+                      decode, result_text, seat_label, side_names, suit_groups)
 
 PHASES = {Phase.AUCTION: "auction", Phase.EXCHANGE: "exchange", Phase.PLAY: "play",
           Phase.HAND_OVER: "hand_over", Phase.GAME_OVER: "game_over"}
@@ -58,23 +63,51 @@ def hand_groups(hand: int, context: int, jokers: int) -> list[dict[str, Any]]:
 
 
 def trick_json(leader: int, cards: Iterable[int], sitting_out: int,
-               jokers: int) -> list[dict[str, Any]]:
+               jokers: int, players: int = 4) -> list[dict[str, Any]]:
     return [{"seat": seat, "card": code(c, jokers)}
-            for seat, c in zip(trick_order(leader, sitting_out), cards)]
+            for seat, c in zip(trick_order(leader, sitting_out, players), cards)]
+
+
+def side_sums(per_seat: Iterable[int], players: int) -> list[int]:
+    """Per-seat numbers (tricks) added up per side: two teams, or each of three players."""
+    sums = [0] * (3 if players == 3 else 2)
+    for seat, value in enumerate(per_seat):
+        sums[side_of(players, seat)] += value
+    return sums
 
 
 def auction_grid(view: SeatView) -> dict[str, Any]:
-    """The calls as rows of four columns, from the dealer's left (as the terminal draws it)."""
-    order = [(view.dealer + k) % 4 for k in range(1, 5)]
+    """The calls as rows of one column per seat (3, 4 or 6), from the dealer's left (as the
+    terminal draws it)."""
+    n = view.rules.players
+    order = [(view.dealer + k) % n for k in range(1, n + 1)]
     rows: list[list[str]] = []
-    column = 4
+    column = n
     for seat, action in view.calls:
         index = order.index(seat)
         if index <= column:
-            rows.append([""] * 4)
-        rows[-1][index] = action_label(action, view.rules.jokers)
+            rows.append([""] * n)
+        rows[-1][index] = action_label(action, view.rules.jokers, n)
         column = index
     return {"columns": order, "rows": rows}
+
+
+def calls_by_seat(view: SeatView) -> list[list[str]]:
+    """Each seat's calls this hand, in order (what its box on the table shows)."""
+    n = view.rules.players
+    calls: list[list[str]] = [[] for _ in range(n)]
+    for seat, action in view.calls:
+        calls[seat].append(action_label(action, view.rules.jokers, n))
+    return calls
+
+
+def table_json(rules: Rules) -> dict[str, Any]:
+    """What the page draws the table from: the table size, the seats' names (clockwise from
+    seat 0) and short names, the sides that score and who is on which, the kitty's size."""
+    n = rules.players
+    return {"table_size": n, "seat_names": list(SEATS[n]), "short_names": list(SHORT[n]),
+            "sides": list(side_names(n)), "side_of": [side_of(n, s) for s in range(n)],
+            "kitty_size": rules.kitty_size}
 
 
 def call_box(state: State) -> list[dict[str, Any]]:
@@ -98,16 +131,14 @@ class WebGame(Table):
     def __init__(self, rules: Rules, person: int, bots: Mapping[int, Bot], seed: int = 0,
                  aids: Iterable[str] = (), save: str | None = None,
                  helper: Any = None, state: State | None = None, pace_ms: int = 700) -> None:
-        if rules.players != 4:
-            raise ValueError(f"the browser draws four players only, not players="
-                             f"{rules.players}; play it in the terminal (without --web)")
         super().__init__(rules, person, bots, seed=seed, aids=aids, save=save, helper=helper,
                          state=state)
         self.lock = threading.RLock()  # the server answers requests on several threads
         self.pace_ms = pace_ms
         self.events: list[dict[str, Any]] = []
         self.message = ""
-        self.event(f"Hand 1: {SEAT_NAMES[self.state.dealer]} deals.")
+        self.table = A.action_table(self.players)  # the action ids of this table size
+        self.event(f"Hand 1: {self.names[self.state.dealer]} deals.")
 
     # ------------------------------------------------------------------ moves
     def event(self, text: str, seat: int = -1) -> None:
@@ -115,24 +146,25 @@ class WebGame(Table):
 
     def apply(self, seat: int, action: int) -> None:
         """Apply one action (already checked) and log it as the person may see it."""
-        state = self.state
+        state, n = self.state, self.players
         was_exchange = state.phase == Phase.EXCHANGE
+        kind = decode(action, n)[0]
         self.recorder.apply(action)
-        if A.DISCARD_BASE <= action < A.PLAY_BASE and seat != self.person:
+        if kind == "discard" and seat != self.person:
             if state.phase != Phase.EXCHANGE or state.turn != seat:
-                self.event(f"{SEAT_NAMES[seat]} takes the kitty and discards "
+                self.event(f"{self.names[seat]} takes the kitty and discards "
                            f"{self.rules.kitty_size} cards.", seat)
         else:
-            self.event(action_line(seat_label(seat, self.person), action,
-                                   self.rules.jokers).plain, seat)
+            self.event(action_line(seat_label(seat, self.person, n), action,
+                                   self.rules.jokers, n).plain, seat)
         view = seat_view(state, self.person)
-        if action < A.DISCARD_BASE and state.phase != Phase.AUCTION and state.contract is not None:
+        if kind == "call" and state.phase != Phase.AUCTION and state.contract is not None:
             self.event(contract_line(view, self.person).plain)
         if was_exchange and state.phase == Phase.PLAY:
-            self.event(f"{SEAT_NAMES[state.turn]} leads.")
-        if view.tricks and (state.is_terminal or not state.trick) and action >= A.PLAY_BASE:
+            self.event(f"{self.names[state.turn]} leads.")
+        if view.tricks and (state.is_terminal or not state.trick) and kind == "play":
             leader, _, winner, _ = view.tricks[-1]
-            self.event(f"Trick {len(view.tricks)} to {seat_label(winner, self.person)}.")
+            self.event(f"Trick {len(view.tricks)} to {seat_label(winner, self.person, n)}.")
         if state.is_terminal:
             self.hand_over()
 
@@ -143,18 +175,13 @@ class WebGame(Table):
             self.event(self.winner_text())
 
     def winner_text(self) -> str:
-        s = self.state.scores
-        if self.state.winner == DRAW:
-            return f"The game is drawn, {s[0]} to {s[1]}."
-        w = self.state.winner
-        you = "You win" if w == self.person % 2 else "You lose"
-        return f"Game over: {TEAM_NAMES[w]} win, {s[w]} to {s[1 - w]}. {you}."  # type: ignore
+        return winner_text(self.state, self.person)
 
     def person_on_turn(self) -> None:
         if self.state.is_terminal:
             raise Refused("the hand is over")
         if self.state.turn != self.person:
-            raise Refused(f"it is {SEAT_NAMES[self.state.turn]}'s turn, not yours")
+            raise Refused(f"it is {self.names[self.state.turn]}'s turn, not yours")
 
     def act(self, action: int) -> None:
         """A call, or a play, of the person: checked by the engine, refused with the reason."""
@@ -171,6 +198,8 @@ class WebGame(Table):
             c = parse_card(name)
         except ValueError as err:
             raise Refused(str(err), 400) from None
+        if c >= self.table.num_cards:  # 2S, 11H, 13D ...: only at a table of six
+            raise Refused(f"{name} is a card of the six-handed pack only", 400)
         state = self.state
         if state.phase == Phase.EXCHANGE:
             return A.DISCARD_BASE + c
@@ -179,8 +208,8 @@ class WebGame(Table):
                 raise Refused(f"{suit!r} is not a suit: S, C, D or H", 400)
             if c < JOKER:
                 raise Refused("only a joker led names a suit", 400)
-            return A.joker_lead_action(c, SUITS.index(suit))
-        return A.PLAY_BASE + c
+            return self.table.joker_lead_action(c, SUITS.index(suit))
+        return self.table.play_base + c
 
     def discard(self, names: list[str]) -> None:
         """The person's discards, all at once (selected, then confirmed)."""
@@ -229,7 +258,7 @@ class WebGame(Table):
         if self.state.game_over:
             raise Refused("the game is over")
         self.next_hand()
-        self.event(f"Hand {self.hand_no}: {SEAT_NAMES[self.state.dealer]} deals.")
+        self.event(f"Hand {self.hand_no}: {self.names[self.state.dealer]} deals.")
 
     def set_aid(self, name: str, on: bool) -> None:
         if name not in AIDS:
@@ -240,33 +269,36 @@ class WebGame(Table):
     def snapshot(self, since: int = 0) -> dict[str, Any]:
         """The table as the person's seat may know it (after a hand: the hand as dealt too,
         when the reveal aid is on), with the events after number ``since``."""
-        state, me = self.state, self.person
+        state, me, n = self.state, self.person, self.players
         view = seat_view(state, me)
         jokers = self.rules.jokers
         ctx = view.context if view.contract is not None else NT_STANDARD
+        out_seats = sitting_out_seats(n, view.sitting_out)
         out: dict[str, Any] = {
             "seat": me, "hand_no": self.hand_no, "seed": self.seed,
-            "seats": [{"name": SEAT_NAMES[s], "player": self.seats[s].name, "you": s == me}
-                      for s in range(4)],
+            **table_json(self.rules), "your_side": side_of(n, me),
+            "seats": [{"name": self.names[s], "short": SHORT[n][s],
+                       "player": self.seats[s].name, "you": s == me, "side": side_of(n, s)}
+                      for s in range(n)],
             "phase": PHASES[view.phase], "turn": view.turn, "dealer": view.dealer,
             "your_turn": view.turn == me,
             "hand": hand_groups(view.hand, ctx, jokers),
             "hand_sizes": list(view.hand_sizes),
-            "auction": auction_grid(view),
+            "auction": auction_grid(view), "calls_by_seat": calls_by_seat(view),
             "contract_text": contract_line(view, me).plain,
             "contract": None if view.contract is None or view.contract == NO_CONTRACT
             else action_label(view.contract, jokers),
             "declarer": view.declarer, "sitting_out": view.sitting_out,
+            "sitting_out_seats": list(out_seats),
             "trumps": SUITS[ctx] if ctx < 4 else None,
-            "trick": trick_json(view.leader, view.trick, view.sitting_out, jokers)
+            "trick": trick_json(view.leader, view.trick, view.sitting_out, jokers, n)
             if view.phase == Phase.PLAY else [],
             "led": SUITS[view.led] if 0 <= view.led < 4 else None,
             "last_trick": None,
             "tricks_played": len(view.tricks),
-            "tricks_won": [view.tricks_won[0] + view.tricks_won[2],
-                           view.tricks_won[1] + view.tricks_won[3]],
+            "tricks_won": side_sums(view.tricks_won, n),
             "tricks_by_seat": list(view.tricks_won),
-            "scores": list(view.scores), "teams": list(TEAM_NAMES),
+            "scores": list(view.scores), "teams": list(side_names(n)),
             "exposed": hand_groups(view.exposed, ctx, jokers) if view.exposed else None,
             "kitty": None, "discards_left": view.discards_left,
             "aids": {a: a in self.aids for a in AIDS},
@@ -274,12 +306,12 @@ class WebGame(Table):
             "message": self.message,
             "events": self.events[since:], "event_count": len(self.events),
             "result": None, "reveal": None, "game_over": state.game_over, "winner": None,
-            "can_claim": view.phase == Phase.PLAY and me != view.sitting_out,
+            "can_claim": view.phase == Phase.PLAY and me not in out_seats,
         }
         if view.tricks:
             leader, cards, winner, _ = view.tricks[-1]
             out["last_trick"] = {"cards": trick_json(leader, cards, view.sitting_out,
-                                                     jokers), "winner": winner}
+                                                     jokers, n), "winner": winner}
         for seat, picked, _ in view.exchanges:
             if view.phase == Phase.EXCHANGE and seat == me == view.turn:
                 out["kitty"] = [code(c, jokers) for c in cards_of(picked)]
@@ -302,13 +334,11 @@ class WebGame(Table):
             return {"calls": call_box(state)}
         cards: dict[str, list[str]] = {}
         for action in view.legal_actions():
-            if action >= A.PLAY_BASE:
-                c = A.played_card(action)
+            kind, c, named = decode(action, self.players)
+            if kind != "call":
                 names = cards.setdefault(code(c, jokers), [])
-                if action >= A.JOKER_LEAD_BASE:
-                    names.append(SUITS[(action - A.JOKER_LEAD_BASE) % 4])
-            elif action >= A.DISCARD_BASE:
-                cards.setdefault(code(action - A.DISCARD_BASE, jokers), [])
+                if named >= 0:
+                    names.append(SUITS[named])
         return {"cards": cards}
 
     def reveal_json(self) -> dict[str, Any]:
@@ -335,13 +365,20 @@ class WebGame(Table):
     def hint_json(self) -> dict[str, Any]:
         helper = self.require("hint")
         self.person_on_turn()
-        action = helper.hint(self.state, seat_view(self.state, self.person))
-        return {"bot": helper.hint_bot.name, **self.action_json(action)}
+        try:
+            action = helper.hint(self.state, seat_view(self.state, self.person))
+            bot = helper.hint_bot.name
+        except AidUnavailable as err:  # its bot does not play this table size
+            raise Refused(f"The hint aid is not available in this game: {err}") from None
+        return {"bot": bot, **self.action_json(action)}
 
     def estimates_json(self) -> dict[str, Any]:
         helper = self.require("estimate")
         self.person_on_turn()
-        estimates = helper.estimates(self.state, seat_view(self.state, self.person))
+        try:
+            estimates = helper.estimates(self.state, seat_view(self.state, self.person))
+        except AidUnavailable as err:
+            raise Refused(f"The estimate aid is not available in this game: {err}") from None
         return {"n": estimates[0].n if estimates else 0,
                 "rows": [{**self.action_json(e.action), "mean": e.mean,
                           "se": None if e.se != e.se else e.se} for e in estimates]}
@@ -357,7 +394,7 @@ class WebGame(Table):
                           "played": [code(c, jokers) for c in row.played],
                           "yours": [code(c, jokers) for _, group in suit_groups(row.held, ctx)
                                     for c in group],
-                          "out": row.out, "void": [SEAT_NAMES[s] for s in row.void]}
+                          "out": row.out, "void": [self.names[s] for s in row.void]}
                          for row in card_count(view)]}
 
     def analyse_json(self, bid: int) -> dict[str, Any]:
@@ -371,6 +408,8 @@ class WebGame(Table):
             raise Refused(f"Not now: {reason}.")
         try:
             r = helper.analyse(state, seat_view(state, self.person), bid)
+        except AidUnavailable as err:
+            raise Refused(f"The analyse aid is not available in this game: {err}") from None
         except ValueError as err:
             raise Refused(str(err)) from None
         return {**self.action_json(bid), "n": r.n, "made": r.made, "p_make": r.p_make,
@@ -378,13 +417,13 @@ class WebGame(Table):
                 "net": r.net}
 
     def action_json(self, action: int) -> dict[str, Any]:
-        jokers = self.rules.jokers
-        out: dict[str, Any] = {"action": action, "label": action_label(action, jokers)}
-        if action >= A.DISCARD_BASE:
-            c = A.played_card(action) if action >= A.PLAY_BASE else action - A.DISCARD_BASE
+        jokers, n = self.rules.jokers, self.players
+        out: dict[str, Any] = {"action": action, "label": action_label(action, jokers, n)}
+        kind, c, named = decode(action, n)
+        if kind != "call":
             out["card"] = code(c, jokers)
-            if action >= A.JOKER_LEAD_BASE:
-                out["names"] = SUITS[(action - A.JOKER_LEAD_BASE) % 4]
+            if named >= 0:
+                out["names"] = SUITS[named]
         return out
 
     # ------------------------------------------------------------------ records
@@ -395,13 +434,20 @@ class WebGame(Table):
         return record
 
 
+def replay_json(record: dict[str, Any]) -> dict[str, Any]:
+    """A record as the replay page reads it: the table (seats, sides, the seat drawn at the
+    bottom: South, or West with three players) and every step (:func:`replay_frames`)."""
+    rules = Rules.from_dict(record["rules"])
+    return {"players": record.get("players"), **table_json(rules),
+            "bottom": DEFAULT_SEAT[rules.players], "frames": replay_frames(record)}
+
+
 def replay_frames(record: dict[str, Any]) -> list[dict[str, Any]]:
     """Every step of a record (checked by :func:`fh_env.records.replay`) as the replay page
     shows it: all hands open (a record is of finished hands), the trick, the scores."""
     rules = Rules.from_dict(record["rules"])
-    if rules.players != 4:
-        raise ValueError(f"the replay page draws four players only, not players="
-                         f"{rules.players}; replay it with fh-replay in the terminal")
+    n = rules.players
+    names = SEATS[n]
     jokers = rules.jokers
     frames = []
     for step in replay(record):
@@ -409,23 +455,25 @@ def replay_frames(record: dict[str, Any]) -> list[dict[str, Any]]:
         ctx = state.context if state.contract is not None else NT_STANDARD
         view = seat_view(state, 0)
         if step.action is None:
-            text = f"Hand {step.hand + 1}: {SEAT_NAMES[state.dealer]} deals."
+            text = f"Hand {step.hand + 1}: {names[state.dealer]} deals."
         else:
-            text = action_line(SEAT_NAMES[step.seat], step.action, jokers).plain
+            text = action_line(names[step.seat], step.action, jokers, n).plain
         frame = {
             "hand": step.hand + 1, "seat": step.seat, "text": text,
             "hands": [hand_groups(h, ctx, jokers) for h in state.hands],
             "kitty": hand_groups(state.kitty, ctx, jokers),
             "auction": auction_grid(view), "dealer": state.dealer,
             "contract_text": contract_line(view, -1).plain,
-            "trick": trick_json(state.leader, state.trick, state.sitting_out, jokers),
+            "sitting_out": list(sitting_out_seats(n, state.sitting_out)),
+            "trick": trick_json(state.leader, state.trick, state.sitting_out, jokers, n),
             "last_trick": None, "tricks_won": list(state.team_tricks()),
+            "tricks_by_seat": list(state.tricks_won),
             "scores": list(state.scores), "turn": state.turn,
             "result": result_text(state, -1).plain if state.is_terminal else None,
         }
         if state.tricks:
             leader, cards, winner, _ = state.tricks[-1]
             frame["last_trick"] = {"cards": trick_json(leader, cards, state.sitting_out,
-                                                       jokers), "winner": winner}
+                                                       jokers, n), "winner": winner}
         frames.append(frame)
     return frames
