@@ -1,10 +1,12 @@
 """fh-play --web in a real browser: headless Chromium (Debian's chromium and chromium-driver,
 which `make test` installs) plays a whole hand by clicks on the fixed deal of tests/web_helpers.py,
 and takes the screenshot docs/web_play.png (a hand in progress with the aids open;
-`FH_SCREENSHOT=1` writes it there)."""
+`FH_SCREENSHOT=1` writes it there); then a three-handed hand and a six-handed open nullo by
+clicks (three and five other seats around the table, the sitting-out seats shown)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import threading
@@ -16,7 +18,7 @@ import pytest
 from fh_env.records import load_record, replay_states
 from fh_env.view import seat_view
 from play.aids import Helper, card_count
-from web_helpers import SIX_NT, fixed_game
+from web_helpers import SIX_NT, fixed_game, small_table_game
 
 webdriver = pytest.importorskip("selenium.webdriver")
 uvicorn = pytest.importorskip("uvicorn")
@@ -38,10 +40,9 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture
-def served(tmp_path):
-    """The fixed game served by uvicorn on a free port, in a thread of this process."""
-    game = fixed_game(save=tmp_path / "game.json")
+@contextlib.contextmanager
+def serving(game):
+    """``game`` served by uvicorn on a free port, in a thread of this process: its URL."""
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(create_app(game), host="127.0.0.1", port=port,
                                            log_level="warning"))
@@ -51,9 +52,19 @@ def served(tmp_path):
     while not server.started:
         assert time.monotonic() < deadline, "the server did not start"
         time.sleep(0.05)
-    yield game, f"http://127.0.0.1:{port}", tmp_path / "game.json"
-    server.should_exit = True
-    thread.join(10)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+@pytest.fixture
+def served(tmp_path):
+    """The fixed game, served."""
+    game = fixed_game(save=tmp_path / "game.json")
+    with serving(game) as url:
+        yield game, url, tmp_path / "game.json"
 
 
 @pytest.fixture
@@ -70,7 +81,8 @@ def browser():
 
 def status(driver) -> dict[str, str]:
     node = driver.find_element(By.ID, "status")
-    return {k: node.get_attribute("data-" + k) for k in ("phase", "your-turn", "tricks")}
+    return {k: node.get_attribute("data-" + k)
+            for k in ("phase", "your-turn", "tricks", "events", "table-size")}
 
 
 def wait_turn(driver, phase: str, tricks: int | None = None) -> None:
@@ -170,3 +182,131 @@ def test_a_whole_hand_by_clicks(served, browser, tmp_path):
     # A reload resumes the game where it is.
     d.get(url + "/")
     WebDriverWait(d, 10).until(lambda d: status(d)["phase"] == "hand_over")
+
+
+# ---------------------------------------------------------------------- three and six players
+
+
+def seat_boxes(driver) -> dict[str, str]:
+    """The seat boxes shown around the table: position -> the seat's name line."""
+    return {box.get_attribute("id")[5:]: box.find_element(By.CLASS_NAME, "seat-name").text
+            for box in driver.find_elements(By.CSS_SELECTOR, "#table .seat-box")
+            if box.is_displayed()}
+
+
+def play_out_by_clicks(driver, check_trick) -> None:
+    """Click the person's first legal card at each turn until the hand is over (a joker lead
+    names the first suit offered); ``check_trick`` looks at the trick shown before each click."""
+    def ready(d):
+        s = status(d)
+        return s["phase"] in ("hand_over", "game_over") or (
+            s["phase"] == "play" and s["your-turn"] == "true")
+    for _ in range(11):
+        WebDriverWait(driver, 30).until(ready)
+        s = status(driver)
+        if s["phase"] != "play":
+            return
+        check_trick(driver.find_elements(By.CSS_SELECTOR, "#trick .played"))
+        driver.find_elements(By.CSS_SELECTOR, "#hand .card.legal")[0].click()
+        if driver.find_element(By.ID, "suit-picker").is_displayed():
+            driver.find_elements(By.CSS_SELECTOR, "#suit-buttons button:enabled")[0].click()
+        WebDriverWait(driver, 20).until(lambda d: status(d)["events"] != s["events"])
+    raise AssertionError("the hand did not end")
+
+
+def test_a_three_handed_hand_by_clicks(browser, tmp_path):
+    """West (the person) bids the lowest bid, takes the kitty, discards by clicks and plays the
+    hand out against North and East; then the replay page steps through it at three seats."""
+    game = small_table_game("three-handed", 2, seed=5, pace_ms=30,
+                            save=tmp_path / "three.json")
+    d = browser
+    with serving(game) as url:
+        d.get(url + "/")
+        wait_turn(d, "auction")
+        assert status(d)["table-size"] == "3"
+        boxes = seat_boxes(d)  # clockwise from West: North on the left, East on the right
+        assert set(boxes) == {"left", "right"}
+        assert boxes["left"].startswith("North (pass)") and boxes["right"].startswith("East (pass)")
+        assert "West (you) 0" in d.find_element(By.ID, "scores").text
+        assert len(d.find_elements(By.CSS_SELECTOR, "#kitty-pile .card.back")) == 3
+        headers = [th.text for th in d.find_elements(By.CSS_SELECTOR, "#auction th")]
+        assert sorted(headers) == ["East", "North", "West (you)"]
+        bid = [b for b in d.find_elements(By.CSS_SELECTOR, "#calls button.call:not(.dim)")
+               if b.get_attribute("data-action") != "0"][0]
+        label = bid.text
+        bid.click()
+        wait_turn(d, "exchange")
+        assert len(d.find_elements(By.CSS_SELECTOR, "#hand .card")) == 13
+        assert len(d.find_elements(By.CSS_SELECTOR, "#hand .card.from-kitty")) == 3
+        discards = [c.get_attribute("data-card")
+                    for c in d.find_elements(By.CSS_SELECTOR, "#hand .card")[:3]]
+        for name in discards:  # each click draws the hand again
+            click_card(d, name)
+        d.find_element(By.ID, "confirm-discard").click()
+        assert f"Contract {label} by West (you)" in \
+            WebDriverWait(d, 10).until(lambda d: d.find_element(By.ID, "contract").text)
+        sizes = []
+
+        def check_trick(played):
+            seats = {p.get_attribute("data-seat") for p in played}
+            assert seats <= {"0", "1"} and len(played) <= 2
+            sizes.append(len(played))
+
+        play_out_by_clicks(d, check_trick)
+        assert status(d)["phase"] in ("hand_over", "game_over")
+        assert f"West (you)'s {label}" in d.find_element(By.ID, "result").text
+        assert len(d.find_elements(By.CSS_SELECTOR, "#last-trick .played")) == 3
+        assert d.find_element(By.ID, "tricks-won").text.startswith("Tricks: North ")
+        assert len(game.state.tricks) == 10 and all(len(t[1]) == 3 for t in game.state.tricks)
+        assert set(sizes) <= {0, 1, 2} and len(sizes) == 10
+        record = load_record(tmp_path / "three.json")
+        assert replay_states(record)[-1] == game.state
+        d.get(url + "/replay")
+        WebDriverWait(d, 10).until(lambda d: "step 1 of" in d.find_element(By.ID, "position").text)
+        assert len(d.find_elements(By.CSS_SELECTOR, "#hands .who")) == 3
+        assert "North 0 · East 0 · West 0" in d.find_element(By.ID, "scores").text
+        d.find_element(By.ID, "next-hand-step").click()
+        assert d.find_element(By.ID, "replay-result").text
+
+
+def test_a_six_handed_open_nullo_by_clicks(browser, tmp_path):
+    """South calls open nullo: five seat boxes around the table, North-east and North-west sit
+    out (shown in their boxes and in the trick), tricks of four; the six-handed pack's cards
+    are clicked like the others."""
+    game = small_table_game("six-handed", 3, seed=5, pace_ms=30)
+    d = browser
+    with serving(game) as url:
+        d.get(url + "/")
+        wait_turn(d, "auction")
+        assert status(d)["table-size"] == "6"
+        assert set(seat_boxes(d)) == {"left", "top-left", "top", "top-right", "right"}
+        assert seat_boxes(d)["top"].startswith("North (pass)")
+        assert seat_boxes(d)["left"].startswith("South-west")
+        labels = [b.text for b in d.find_elements(By.CSS_SELECTOR, "#calls button.call")]
+        assert "10NT" in labels and "open nullo" in labels and "double nullo" not in labels
+        d.find_element(By.CSS_SELECTOR, '#calls button[data-action="27"]').click()
+        wait_turn(d, "exchange")
+        discards = [c.get_attribute("data-card")
+                    for c in d.find_elements(By.CSS_SELECTOR, "#hand .card")[:3]]
+        for name in discards:  # each click draws the hand again
+            click_card(d, name)
+        d.find_element(By.ID, "confirm-discard").click()
+        wait_turn(d, "play", 0)
+        assert "North-east and North-west sit out" in d.find_element(By.ID, "contract").text
+        for pos in ("top-left", "top-right"):
+            assert "sits this hand out" in d.find_element(By.ID, "seat-" + pos).text
+        shown = []
+
+        def check_trick(played):
+            out = {p.get_attribute("data-seat") for p in played
+                   if "sits-out" in p.get_attribute("class")}
+            cards = [p for p in played if "sits-out" not in p.get_attribute("class")]
+            assert out == {"1", "5"} and len(cards) <= 3
+            shown.extend(c.find_element(By.CSS_SELECTOR, ".card").get_attribute("data-card")
+                         for c in cards)
+
+        play_out_by_clicks(d, check_trick)
+        assert "open nullo" in d.find_element(By.ID, "result").text
+        assert all(len(t[1]) == 4 for t in game.state.tricks)
+        played = {c for t in game.state.tricks for c in t[1]}
+        assert any(c >= 46 for c in played)  # the six-handed pack's cards, by clicks too

@@ -49,18 +49,21 @@ async function refresh() {
 
 function render(s) {
   S = s;
+  setTable(s.seat_names, s.short_names);
   const status = $("status");
   status.dataset.phase = s.phase;
   status.dataset.yourTurn = String(s.your_turn);
   status.dataset.turn = String(s.turn);
   status.dataset.events = String(s.event_count);
   status.dataset.tricks = String(s.tricks_played);
+  status.dataset.tableSize = String(s.table_size);
   const me = s.seat;
-  $("scores").textContent = `${s.teams[0]}${me % 2 === 0 ? " (you)" : ""} ${s.scores[0]} · ` +
-    `${s.teams[1]}${me % 2 === 1 ? " (you)" : ""} ${s.scores[1]} · hand ${s.hand_no}`;
+  $("scores").textContent = s.teams.map((t, i) =>
+    `${t}${i === s.your_side ? " (you)" : ""} ${s.scores[i]}`).join(" · ") + ` · hand ${s.hand_no}`;
   $("contract").textContent = s.contract_text;
-  for (const seat of [0, 1, 2, 3]) if (seat !== me) drawSeat(s, seat);
-  $("trick").replaceChildren(trickEl(s.trick, me));
+  drawSeats(s);
+  $("trick").replaceChildren(trickEl(s.trick, me, false, s.phase === "play" ? s.sitting_out_seats : []));
+  drawKitty(s);
   $("prompt").textContent = promptText(s);
   drawCalls(s);
   drawExchange(s);
@@ -70,7 +73,7 @@ function render(s) {
   auctionEl($("auction"), s.auction, me);
   $("last-trick").replaceChildren(s.last_trick ? trickEl(s.last_trick.cards, me, true) : "none yet");
   if (s.last_trick) $("last-trick").append(el("div", { text: "won by " + SEATS[s.last_trick.winner] }));
-  $("tricks-won").textContent = `Tricks: ${s.teams[0]} ${s.tricks_won[0]}, ${s.teams[1]} ${s.tricks_won[1]} (${s.tricks_played} of 10 played)`;
+  $("tricks-won").textContent = `Tricks: ${tricksText(s.teams, s.tricks_won, s.tricks_by_seat)} (${s.tricks_played} of 10 played)`;
   drawLog(s);
   drawAids(s);
   schedule(s);
@@ -84,18 +87,58 @@ function promptText(s) {
   return s.trick.length ? "Your play" : "Your lead";
 }
 
+// The other seats around the table (2, 3 or 5 of them); the boxes this table size does not
+// use are emptied and hidden.
+function drawSeats(s) {
+  $("table").dataset.size = String(s.table_size);
+  const used = new Set();
+  for (let seat = 0; seat < s.table_size; seat++) {
+    if (seat === s.seat) continue;
+    used.add(position(seat, s.seat));
+    drawSeat(s, seat);
+  }
+  for (const pos of ["top-left", "top", "top-right", "left", "right"]) {
+    const box = $("seat-" + pos);
+    box.hidden = !used.has(pos);
+    if (box.hidden) { box.replaceChildren(); delete box.dataset.seat; }
+  }
+}
+
 function drawSeat(s, seat) {
   const box = $("seat-" + position(seat, s.seat));
   const info = s.seats[seat];
-  const out = seat === s.sitting_out;
+  const out = s.sitting_out_seats.includes(seat);
   const title = el("div", { class: "seat-name" + (s.turn === seat ? " on-turn" : ""),
     text: `${info.name} (${info.player})${seat === s.dealer ? " · dealer" : ""}${seat === s.declarer ? " · declarer" : ""}` });
+  const side = s.teams[info.side];
+  const score = el("div", { class: "seat-score",
+    text: s.table_size === 3 ? `score ${s.scores[info.side]}` : `${side}${info.side === s.your_side ? " (your side)" : ""} ${s.scores[info.side]}` });
+  const calls = s.calls_by_seat[seat];
+  const said = el("div", { class: "seat-calls", text: calls.length ? "calls: " + calls.join(", ") : "" });
   const cards = el("div", { class: "backs" });
   if (s.exposed && seat === s.declarer) cards.append(handEl(s.exposed, (c) => cardEl(c, { disabled: true })));
   else for (let i = 0; i < s.hand_sizes[seat] && !out; i++) cards.append(backEl());
   const tricks = el("div", { class: "seat-tricks", text: out ? "sits this hand out" : `tricks ${s.tricks_by_seat[seat]}` });
-  box.replaceChildren(title, cards, tricks);
+  box.replaceChildren(title, score, said, cards, tricks);
   box.dataset.seat = String(seat);
+  box.classList.toggle("sits-out", out);
+}
+
+// The kitty, face down in the middle of the table until someone takes it.
+function drawKitty(s) {
+  const box = $("kitty-pile");
+  box.replaceChildren();
+  if (s.phase !== "auction") return;
+  const backs = el("span", { class: "backs" });
+  for (let i = 0; i < s.kitty_size; i++) backs.append(backEl());
+  box.append(el("span", { text: `Kitty (${s.kitty_size} cards) ` }), backs);
+}
+
+// Tricks per side (with six players also per seat).
+function tricksText(sides, won, bySeat) {
+  const text = sides.map((t, i) => `${t} ${won[i]}`).join(", ");
+  if (bySeat.length !== 6) return text;
+  return text + " [" + bySeat.map((w, seat) => `${seatLabel(seat)} ${w}`).join(", ") + "]";
 }
 
 function drawCalls(s) {
@@ -241,7 +284,8 @@ function drawHint(data) {
 
 function drawEstimates(data) {
   const table = el("table", { class: "estimates" });
-  table.append(el("caption", { text: `Expected hand points, your side minus theirs (mc, ${data.n} deals each)` }));
+  const theirs = S && S.table_size === 3 ? "the others' mean" : "theirs";
+  table.append(el("caption", { text: `Expected hand points, your side minus ${theirs} (mc, ${data.n} deals each)` }));
   for (const r of data.rows) {
     table.append(el("tr", { "data-action": String(r.action), "data-mean": String(r.mean),
       "data-se": r.se === null ? "" : String(r.se) },
@@ -280,7 +324,7 @@ function drawAnalyse(s) {
         const r = await call("POST", "/api/aid/analyse", { bid: Number(select.value) });
         out.textContent = `${r.label} as your contract, in ${r.n} simulated deals: made ${r.made} times ` +
           `(${Math.round(r.p_make * 100)}% ± ${Math.round(r.se_p * 100)}%); expected points ${pm(r.points, r.se)} ` +
-          `(your side minus theirs ${pm(r.net, null)}).`;
+          `(your side minus ${s.table_size === 3 ? "the others' mean" : "theirs"} ${pm(r.net, null)}).`;
         out.dataset.made = String(r.made);
       } catch (err) { out.textContent = err.message; }
     } });

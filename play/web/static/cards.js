@@ -5,7 +5,22 @@
 
 const SYMBOLS = { S: "♠", C: "♣", D: "♦", H: "♥", J: "★" };
 const SUIT_NAMES = { S: "spades", C: "clubs", D: "diamonds", H: "hearts", J: "jokers" };
-const SEATS = ["North", "East", "South", "West"];
+// The table: three, four or six seats, named by the server (setTable), seat 0 first.
+let SEATS = ["North", "East", "South", "West"];
+let SHORTS = ["N", "E", "S", "W"];
+// Where each seat sits on the screen, counted clockwise from the one at the bottom.
+const POSITIONS = {
+  3: ["bottom", "left", "right"],
+  4: ["bottom", "left", "top", "right"],
+  6: ["bottom", "left", "top-left", "top", "top-right", "right"],
+};
+
+function setTable(names, shorts) {
+  if (names && POSITIONS[names.length]) { SEATS = names; SHORTS = shorts || names; }
+}
+
+// A seat's name where room is short: the short name at a table of six (NE, SW), else the name.
+function seatLabel(seat) { return SEATS.length === 6 ? SHORTS[seat] : SEATS[seat]; }
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -62,7 +77,9 @@ function handEl(groups, makeCard = (c) => cardEl(c)) {
 function auctionEl(table, auction, me) {
   table.replaceChildren();
   const head = el("tr");
-  for (const s of auction.columns) head.append(el("th", { text: SEATS[s] + (s === me ? " (you)" : "") }));
+  for (const s of auction.columns) {
+    head.append(el("th", { text: seatLabel(s) + (s === me ? " (you)" : ""), title: SEATS[s] }));
+  }
   table.append(head);
   for (const row of auction.rows) {
     const tr = el("tr");
@@ -71,16 +88,26 @@ function auctionEl(table, auction, me) {
   }
 }
 
-function trickEl(cards, me, row = false) {
+// A trick's cards, each where its seat sits (or in a row); the seats in `out` sit this hand
+// out and are shown so in the trick in progress.
+function trickEl(cards, me, row = false, out = []) {
   const box = el("div", { class: row ? "trick-row" : "trick-cards" });
+  box.dataset.size = String(SEATS.length);
   for (const { seat, card } of cards) {
     box.append(el("div", { class: `played pos-${position(seat, me)}`, "data-seat": String(seat) },
       cardEl(card, { disabled: true }), el("span", { class: "who", text: SEATS[seat] })));
   }
+  if (!row) {
+    for (const seat of out) {
+      box.append(el("div", { class: `played sits-out pos-${position(seat, me)}`, "data-seat": String(seat) },
+        el("span", { class: "card gap" }), el("span", { class: "who", text: SEATS[seat] + ": sits out" })));
+    }
+  }
   return box;
 }
 
-// Where a seat sits on the screen when `me` sits at the bottom.
+// Where a seat sits on the screen when `me` sits at the bottom (me < 0: seat 0 at the bottom).
 function position(seat, me) {
-  return ["bottom", "left", "top", "right"][(seat - me + 4) % 4];
+  const n = SEATS.length;
+  return POSITIONS[n][(seat - Math.max(me, 0) + n) % n];
 }

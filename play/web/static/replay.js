@@ -4,6 +4,7 @@
 
 let frames = [];
 let at = 0;
+let table = { sides: ["N/S", "E/W"], bottom: 2, table_size: 4 };  // from the server, per record
 const $ = (id) => document.getElementById(id);
 
 async function load(url, options) {
@@ -11,6 +12,9 @@ async function load(url, options) {
   const data = await response.json();
   if (!response.ok) { $("message").textContent = data.error; return; }
   frames = data.frames;
+  table = data;
+  setTable(data.seat_names, data.short_names);
+  $("table").dataset.size = String(data.table_size);
   at = 0;
   $("message").textContent = frames.length ? "" : "The record has no finished hand yet.";
   show();
@@ -22,16 +26,21 @@ function show() {
   $("position").dataset.step = String(at);
   if (!f) return;
   $("step-text").textContent = f.text;
-  $("scores").textContent = `N/S ${f.scores[0]} · E/W ${f.scores[1]} · hand ${f.hand}`;
+  const sides = table.sides;
+  $("scores").textContent = sides.map((t, i) => `${t} ${f.scores[i]}`).join(" · ") + ` · hand ${f.hand}`;
   $("contract").textContent = f.contract_text;
-  $("trick").replaceChildren(trickEl(f.trick, 2));
+  const out = f.sitting_out || [];
+  $("trick").replaceChildren(trickEl(f.trick, table.bottom, false, f.result ? [] : out));
   $("replay-result").textContent = f.result || "";
   auctionEl($("auction"), f.auction, -1);
-  $("last-trick").replaceChildren(f.last_trick ? trickEl(f.last_trick.cards, 2, true) : "none yet");
-  $("tricks-won").textContent = `Tricks: N/S ${f.tricks_won[0]}, E/W ${f.tricks_won[1]}`;
+  $("last-trick").replaceChildren(f.last_trick ? trickEl(f.last_trick.cards, table.bottom, true) : "none yet");
+  $("tricks-won").textContent = "Tricks: " + sides.map((t, i) => `${t} ${f.tricks_won[i]}`).join(", ") +
+    (f.tricks_by_seat && f.tricks_by_seat.length === 6
+      ? " [" + f.tricks_by_seat.map((w, seat) => `${seatLabel(seat)} ${w}`).join(", ") + "]" : "");
   const rows = [];
   f.hands.forEach((groups, seat) => {
-    rows.push(el("span", { class: "who", text: SEATS[seat] + (seat === f.turn ? " ▶" : "") }));
+    const mark = (seat === f.turn ? " ▶" : "") + (out.includes(seat) ? " (sits out)" : "");
+    rows.push(el("span", { class: "who", text: SEATS[seat] + mark }));
     rows.push(handEl(groups, (c) => cardEl(c, { disabled: true })));
   });
   $("hands").replaceChildren(...rows);
