@@ -278,7 +278,8 @@ def _make_nmc(name: str, arg: str, **options: Any) -> Bot:
 BEST_AGENTS: dict[str, str] = {"australian-no-nullo": "ppo-long", "australian": "ppo-australian",
                                "canadian": "ppo-canadian",
                                "avondale-classic": "ppo-avondale-classic",
-                               "american-double-nullo": "ppo-american-double-nullo"}
+                               "american-double-nullo": "ppo-american-double-nullo",
+                               "american-45": "ppo-american-45"}
 DEFAULT_PRESET = "australian-no-nullo"  # the preset equal to Rules(), fh-eval's default
 
 
