@@ -204,10 +204,18 @@ def test_config_overrides_and_round_trip(tmp_path: Path) -> None:
 
 def test_shipped_configs_load() -> None:
     root = Path(__file__).resolve().parent.parent / "configs" / "train"
-    names = sorted(p.stem for p in root.glob("*.toml"))
-    assert {"quick", "default", "long"} <= set(names)
+    names = sorted(str(p.relative_to(root).with_suffix("")) for p in root.rglob("*.toml"))
+    assert {"quick", "default", "long", "distill-mc", "long-continued"} <= set(names)
     for name in names:
         TrainConfig.from_toml(root / f"{name}.toml").validate()
+    # one fine-tune recipe per 4-player preset, each under its own preset
+    from fh_env.rules import PRESETS
+
+    four = {p for p, options in PRESETS.items() if options.get("players", 4) == 4}
+    presets = {n.split("/", 1)[1] for n in names if n.startswith("presets/")}
+    assert presets == four - {"australian-no-nullo"}
+    for preset in presets:
+        assert TrainConfig.from_toml(root / "presets" / f"{preset}.toml").rules == preset
 
 
 # ---------------------------------------------------------------------- warm start, teacher
