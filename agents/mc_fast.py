@@ -125,9 +125,11 @@ class FastMCBot:
         return CompiledSampler(view).sample_games(self.samples, rng.getrandbits(64), repeat,
                                                   self._loader(view.rules))
 
-    def score(self, view: SeatView, candidates: list[int], games: np.ndarray) -> np.ndarray:
+    def score(self, view: SeatView, candidates: list[int], games: np.ndarray,
+              weights: np.ndarray | None = None) -> np.ndarray:
         """Roll out ``games`` (each world once per candidate, in the order of ``candidates``)
-        and return the mean team score of each candidate (float64 ``[len(candidates)]``)."""
+        and return the mean team score of each candidate (float64 ``[len(candidates)]``),
+        weighted by ``weights`` (one per world) when given."""
         k = len(candidates)
         n = len(games) // k
         first = np.tile(np.asarray(candidates, dtype=np.int64), n)
@@ -140,7 +142,9 @@ class FastMCBot:
         else:
             policy_rollouts(games, rules_record, first)
         self.rollouts += n * k
-        return side_scores(games["hand_points"], view.team).reshape(n, k).mean(axis=0)
+        scores = side_scores(games["hand_points"], view.team).reshape(n, k)
+        return scores.mean(axis=0) if weights is None else np.average(scores, axis=0,
+                                                                      weights=weights)
 
     def _batch(self, world: State, size: int) -> np.ndarray:
         """``size`` fast-core copies of ``world`` (only the hidden fields differ between worlds,

@@ -10,9 +10,16 @@ seat's view, every distinct card rolled out by the compiled rule bot on each).  
 finds several cards equally good (say, two equal cards), the network's favourite among them is
 played, so that the search only overrides the network where it sees a difference.
 
-Spec: ``nmc:PATH[,samples=N]`` (``PATH`` as for ``neural``: a checkpoint, a run directory, a
-shipped name or ``best``).  It plays the table sizes and rules both halves play (the network's
-rules, ``mcfast``'s compiled core).
+With ``infer`` above 0 the worlds are also weighted by what the network makes of the auction
+(inference): each world's weight is ``p ** infer``, where ``p`` is the probability the network
+gives, with that world's cards, to every call the other seats made.  The worlds are replayed
+through the auction in one compiled batch (:meth:`NetworkMCBot.call_weights`) and the search
+averages each card's rollouts with those weights.  Off by default: the network is a model of
+its own calls, and against other players it may not be a good one (see docs/training.md).
+
+Spec: ``nmc:PATH[,samples=N][,infer=X]`` (``PATH`` as for ``neural``: a checkpoint, a run
+directory, a shipped name or ``best``).  It plays the table sizes and rules both halves play
+(the network's rules, ``mcfast``'s compiled core).
 """
 
 from __future__ import annotations
@@ -20,23 +27,31 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import torch
 
+from fh_env.compiled import observe as fastobs
+from fh_env.compiled.games import FastGames
 from fh_env.engine import Phase
 from fh_env.rules import Rules
 from fh_env.view import SeatView
 
 from .mc_fast import FastMCBot
-from .neural import NeuralBot
+from .neural import NeuralBot, masked_logits
 
 
 class NetworkMCBot:
     """The network's calls and discards; card play by Monte Carlo search (module docstring)."""
 
-    def __init__(self, network: NeuralBot, samples: int = 100, name: str | None = None) -> None:
+    def __init__(self, network: NeuralBot, samples: int = 100, name: str | None = None,
+                 infer: float = 0.0) -> None:
+        if infer < 0:
+            raise ValueError(f"nmc infer={infer}: the exponent of the weights is at least 0")
         self.network = network
         self.search = FastMCBot(samples=samples)
         self.samples = samples
+        self.infer = float(infer)
         self.name = name or f"nmc:{network.name},samples={samples}"
+        self._replays: dict[tuple[Rules, int], FastGames] = {}
 
     def check_rules(self, rules: Rules) -> None:
         """Refuse rules either half cannot play (the network's, the compiled core's)."""
@@ -52,8 +67,9 @@ class NetworkMCBot:
         candidates = search._mc.candidates(view)
         if len(candidates) == 1:
             return candidates[0]
-        means = search.score(view, candidates,
-                             search.draw_worlds(view, len(candidates), rng))
+        games = search.draw_worlds(view, len(candidates), rng)
+        weights = self.call_weights(view, games[::len(candidates)]) if self.infer else None
+        means = search.score(view, candidates, games, weights)
         best = np.flatnonzero(means == means.max())
         if len(best) == 1:
             return candidates[int(best[0])]
@@ -61,9 +77,56 @@ class NetworkMCBot:
         return min((candidates[int(i)] for i in best), key=lambda a: preferred[a])
 
 
-def make_nmc(name: str, arg: str, samples: int = 100) -> NetworkMCBot:
-    """Registry factory: ``nmc:PATH[,samples=N]``."""
+    def call_weights(self, view: SeatView, worlds: np.ndarray) -> np.ndarray | None:
+        """``p ** infer`` for each world (fast-core records), ``p`` the network's probability
+        of the calls the other seats made, given that world's dealt cards (scaled so that the
+        largest weight is 1); None when no other seat has called yet."""
+        if not any(seat != view.seat for seat, _ in view.calls):
+            return None
+        loglik = self.call_loglik(view, worlds)
+        return np.exp(self.infer * (loglik - loglik.max()))
+
+    def call_loglik(self, view: SeatView, worlds: np.ndarray) -> np.ndarray:
+        """For each world, the log-probability the network gives to the calls of the other
+        seats (``view.calls``), each seat seeing its cards in that world."""
+        calls = list(view.calls)
+        n = len(worlds)
+        key = (view.rules, n)
+        fast = self._replays.get(key)
+        if fast is None:
+            fast = self._replays[key] = FastGames(n, view.rules)
+        # Each world back at the start of its auction: its dealt cards, this hand's dealer,
+        # and the game so far (the scores and hands played that the observations show).
+        fast.set_deals(worlds["dealt_hands"], worlds["dealt_kitty"], worlds["dealer"],
+                       check=False)
+        fast.games["scores"] = worlds["scores"]
+        fast.games["hands_played"] = worlds["hands_played"]
+        network = self.network
+        network.check_rules(view.rules)
+        # As NeuralBot.act: observations under the network's own rules where they are the
+        # same game as these (they differ only in options of contracts neither allows).
+        ours = network.rules
+        same = ours is not None and ours != view.rules and ours.same_game(view.rules)
+        rows = np.arange(n, dtype=np.int64)
+        obs = np.zeros((n, network.net.obs_size), dtype=np.float32)
+        seats = np.zeros(n, dtype=np.int64)
+        masks = np.zeros((n, fast.num_actions), dtype=np.int8)
+        loglik = np.zeros(n)
+        for seat, action in calls:
+            if seat != view.seat:
+                fastobs.observe_turn(fast, rows, obs, seats, network.rules if same else None)
+                fastobs.action_masks(fast, out=masks)
+                with torch.no_grad():
+                    logits, _ = network.net(torch.from_numpy(obs))
+                    logp = torch.log_softmax(masked_logits(logits, torch.from_numpy(masks)), 1)
+                loglik += logp[:, action].double().numpy()
+            fast.step(np.full(n, action, dtype=np.int64))
+        return loglik
+
+
+def make_nmc(name: str, arg: str, samples: int = 100, infer: float = 0.0) -> NetworkMCBot:
+    """Registry factory: ``nmc:PATH[,samples=N][,infer=X]``."""
     from .registry import resolve_agent_alias
 
     network = NeuralBot.load(resolve_agent_alias(arg), greedy=True)
-    return NetworkMCBot(network, samples=samples, name=name)
+    return NetworkMCBot(network, samples=samples, name=name, infer=infer)

@@ -375,7 +375,10 @@ BOTS: dict[str, BotInfo] = {
     "nmc": BotInfo("nmc", "a trained policy's calls and discards with Monte Carlo card play "
                    "(mcfast's worlds and rollouts; ties to the network's favourite)",
                    (Option("samples", "int", "worlds per card decision", minimum=1,
-                           default=LEVELS[6]),), _make_nmc, positional="PATH",
+                           default=LEVELS[6]),
+                    Option("infer", "float", "weight worlds by the network's probability of "
+                           "the calls seen, to this power (0: off)", minimum=0, default=0.0)),
+                   _make_nmc, positional="PATH",
                    positional_help="a checkpoint (a file, a run directory or a shipped name)"),
 }
 REGISTRY: MutableMapping[str, BotFactory] = _Registry()

@@ -75,7 +75,7 @@ def test_cards_are_the_searchs_best_and_ties_go_to_the_network(nmc, monkeypatch)
     others = [a for a in candidates if a != favourite]
 
     def scores(means):
-        monkeypatch.setattr(nmc.search, "score", lambda v, c, g: np.array(
+        monkeypatch.setattr(nmc.search, "score", lambda v, c, g, w=None: np.array(
             [means.get(a, 0.0) for a in c]))
 
     scores({others[0]: 5.0})  # one best card: the search's, not the network's favourite
@@ -102,5 +102,54 @@ def test_spec_checks() -> None:
         check_spec("nmc:no-such-agent")
     with pytest.raises(ValueError, match="samples"):
         check_spec("nmc:ppo-long,samples=0")
+    assert make_bot("nmc:best,infer=0.5").infer == 0.5
+    with pytest.raises(ValueError, match="infer"):
+        check_spec("nmc:ppo-long,infer=-1")
     with pytest.raises(ValueError, match="PATH|checkpoint"):
         check_spec("nmc")
+
+
+def test_call_likelihood_is_the_networks_on_the_engine() -> None:
+    """The compiled replay of the auction scores each world as the network does on the engine."""
+    import dataclasses
+
+    import torch
+
+    from agents.neural import masked_logits
+    from fh_env import observe
+    from fh_env.compiled.games import FastGames
+
+    bot = make_bot("nmc:ppo-long,samples=20,infer=1")
+    network, rules = bot.network, State().rules
+    for seed in (3, 8, 21):
+        state, history = State(seed=seed), []
+        while state.phase != Phase.PLAY:
+            view = seat_view(state, state.turn)
+            if state.phase == Phase.AUCTION:
+                history.append(view)
+            state.apply(network.act(view, random.Random(0)))
+        me = state.turn
+        expected = 0.0
+        for view in history:
+            if view.seat == me:
+                continue
+            # encoded as NeuralBot.act encodes: under the network's rules (the same game)
+            seen = dataclasses.replace(view, rules=network.rules)
+            with torch.no_grad():
+                logits, _ = network.net(torch.from_numpy(observe.encode(seen)).unsqueeze(0))
+                logp = torch.log_softmax(masked_logits(logits[0], torch.from_numpy(
+                    observe.action_mask(view))), 0)
+            seat, action = state.calls[len(view.calls)]  # the call made from this view
+            assert seat == view.seat
+            expected += float(logp[action])
+        fast = FastGames(1, rules)
+        fast.set_state(0, state)  # the true world
+        got = bot.call_loglik(seat_view(state, me), fast.games)
+        assert got[0] == pytest.approx(expected, abs=1e-4)
+        assert expected < 0  # the network was not certain of every call
+    # weights: 1 for the likeliest world, and the exponent sharpens them
+    view = seat_view(state, me)
+    worlds = bot.search.draw_worlds(view, 1, random.Random(5))
+    weights = bot.call_weights(view, worlds)
+    assert weights.max() == pytest.approx(1.0) and (weights >= 0).all()
+    assert weights.min() < 1.0  # the worlds differ in how well they explain the auction
