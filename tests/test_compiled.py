@@ -20,6 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bench.rule import random_choice
 from fh_env import actions as A
 from fh_env.engine import IllegalActionError, Phase, State, check_deal, deal_cards
 from fh_env.compiled.games import FastGames
@@ -67,18 +68,8 @@ def mask_int(row: np.ndarray) -> int:
     return int.from_bytes(np.packbits(row, bitorder="little").tobytes(), "little")
 
 
-def choose(state: State, rng: random.Random, pass_prob: float) -> int:
-    """A random legal action, biased so that short auctions, misdeals and nullos all occur."""
-    legal = state.legal_actions()
-    if state.phase == Phase.AUCTION:
-        if A.MISDEAL in legal and rng.random() < 0.5:
-            return A.MISDEAL
-        if A.PASS in legal and rng.random() < pass_prob:
-            return A.PASS
-        nullos = [a for a in legal if a in A.NULLO_TYPES]
-        if nullos and rng.random() < 0.3:
-            return rng.choice(nullos)
-    return rng.choice(legal)
+#: A random legal action, biased so that short auctions, misdeals and nullos all occur.
+choose = random_choice
 
 
 def hand_kind(state: State) -> list[str]:
