@@ -64,8 +64,9 @@ _NUMBERS = {
 
 
 def random_rules(rng: random.Random, players: int = 4) -> Rules:
-    """A random valid rule set of a table size (as ``tests/test_compiled.py``'s
-    ``random_rules``: with 3 or 6 players the deck and double nullo are the size's)."""
+    """A random valid rule set of a table size: every option drawn from its choices (invalid
+    draws redrawn; with 3 or 6 players the deck and double nullo are the size's).  The
+    differential tests draw their rule sets here too."""
     bools = [name for name, value in Rules().to_dict().items() if isinstance(value, bool)]
     while True:
         options = {name: rng.choice(choices) for name, choices in _CHOICES.items()}

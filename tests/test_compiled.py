@@ -20,39 +20,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bench.rule import random_choice
+from bench.rule import random_choice, random_rules
 from fh_env import actions as A
 from fh_env.engine import IllegalActionError, Phase, State, check_deal, deal_cards
 from fh_env.compiled.games import FastGames
-from fh_env.rules import _CHOICES, Rules
+from fh_env.rules import Rules
 
 from conftest import FOUR_PLAYER_PRESETS as PRESETS
 from conftest import deal, do, random_walk
-
-_NUMBERS = {
-    "nullo_value": (250, 150, 350), "open_nullo_value": (500, 350, 250),
-    "double_nullo_value": (500, 250, 600), "hands_to_play": (1, 2, 3),
-    "target": (500, 250, 1000), "floor": (-500, -250, -1000),
-    "bidding_rounds": ("unlimited", "unlimited", 1, 2, 3),
-}
-_BOOLS = [name for name, value in Rules().to_dict().items() if isinstance(value, bool)]
-
-
-def random_rules(rng: random.Random, players: int = 4) -> Rules:
-    """A random valid rule set of a table size: every option drawn from its choices (invalid
-    draws redrawn; with 3 or 6 players the deck and double nullo are the size's)."""
-    while True:
-        options = {name: rng.choice(choices) for name, choices in _CHOICES.items()}
-        options.update({name: rng.choice(values) for name, values in _NUMBERS.items()})
-        options.update({name: rng.random() < 0.5 for name in _BOOLS})
-        options["players"] = players
-        if players != 4:
-            options["deck"], options["double_nullo"] = Rules.deck, "off"
-        try:
-            return Rules(**options)
-        except ValueError:
-            continue
-
 
 RULE_SETS = [Rules.preset(name) for name in PRESETS] + [
     random_rules(random.Random(f"fastcore-rules/{k}")) for k in range(45)]
