@@ -104,10 +104,15 @@ def _neural_player(bot, encode_rules: Rules | None) -> Player:
 
     from .neural import masked_logits
 
+    buffers: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # per batch size: obs, seat
+
     def play(fast: FastGames, rows: np.ndarray, masks: np.ndarray,
              rngs: Callable[[int], random.Random]) -> np.ndarray:
-        obs = np.zeros((fast.num_games, bot.net.obs_size), dtype=np.float32)
-        seat = np.zeros(fast.num_games, dtype=np.int64)
+        if fast.num_games not in buffers:  # once per batch, not at every step
+            buffers[fast.num_games] = (
+                np.zeros((fast.num_games, bot.net.obs_size), dtype=np.float32),
+                np.zeros(fast.num_games, dtype=np.int64))
+        obs, seat = buffers[fast.num_games]
         fastobs.observe_turn(fast, rows, obs, seat, encode_rules)
         with torch.no_grad():
             logits, _ = bot.net(torch.from_numpy(obs[rows]))
