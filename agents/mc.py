@@ -74,22 +74,29 @@ def team_score(state: State, team: int) -> float:
 
 def distinct_plays(view: SeatView) -> list[int]:
     """The legal actions, keeping one card of each run with no unseen card between its cards."""
-    legal = view.legal
+    return sorted(group[0] for group in play_groups(view))
+
+
+def play_groups(view: SeatView) -> list[list[int]]:
+    """The legal actions in groups that play alike: each run of a suit's cards with no unseen
+    card between them (the lowest first), every other action alone.  The search scores each
+    group's first action for the whole group (:func:`distinct_plays`)."""
     ctx = view.context
     unseen = view.unseen
     pw = POWER[ctx]
     k = kit(view.rules.players)
     above, below = k.above[ctx], k.below[ctx]
-    out = [a for a in view.legal_actions() if not k.play_base <= a < k.joker_lead_base]
-    cards = (legal >> k.play_base) & k.card_bits
+    out = [[a] for a in view.legal_actions() if not k.play_base <= a < k.joker_lead_base]
+    cards = (view.legal >> k.play_base) & k.card_bits
     for suit in range(5):
         mine = sorted(cards_of(cards & SUIT_MASK[ctx][suit]), key=lambda c: pw[c])
         prev = -1
         for c in mine:
             if prev < 0 or unseen & above[prev] & below[c]:
-                out.append(k.play_base + c)
+                out.append([])
+            out[-1].append(k.play_base + c)
             prev = c
-    return sorted(out)
+    return out
 
 
 class MCBot:

@@ -63,19 +63,27 @@ class NetworkMCBot:
     def act(self, view: SeatView, rng: random.Random) -> int:
         if view.phase != Phase.PLAY:
             return self.network.act(view, rng)
+        return self.decide(view, rng)[0]
+
+    def decide(self, view: SeatView, rng: random.Random
+               ) -> tuple[int, list[int], np.ndarray | None]:
+        """A card decision with what the search made of it: (the card played, the distinct
+        cards searched, each one's mean team score over the worlds; None when only one card
+        is worth searching).  Search distillation (:mod:`train.distill`) learns from the
+        scores, not only from the card chosen."""
         search = self.search
         candidates = search._mc.candidates(view)
         if len(candidates) == 1:
-            return candidates[0]
+            return candidates[0], candidates, None
         games = search.draw_worlds(view, len(candidates), rng)
         weights = self.call_weights(view, games[::len(candidates)]) if self.infer else None
         means = search.score(view, candidates, games, weights)
         best = np.flatnonzero(means == means.max())
         if len(best) == 1:
-            return candidates[int(best[0])]
+            return candidates[int(best[0])], candidates, means
         preferred = self.network.preferences(view)  # the network's order over the actions
-        return min((candidates[int(i)] for i in best), key=lambda a: preferred[a])
-
+        choice = min((candidates[int(i)] for i in best), key=lambda a: preferred[a])
+        return choice, candidates, means
 
     def call_weights(self, view: SeatView, worlds: np.ndarray) -> np.ndarray | None:
         """``p ** infer`` for each world (fast-core records), ``p`` the network's probability

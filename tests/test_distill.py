@@ -1,0 +1,122 @@
+"""Search distillation (train.distill): collected decisions, their targets, the regret, the CLI."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import torch
+
+from agents.mc import distinct_plays, play_groups
+from agents.neural import NeuralBot
+from agents.registry import make_bot
+from fh_env.compiled.engine import PLAY
+from fh_env.engine import Phase, State
+from fh_env.view import seat_view
+from train import distill
+
+
+@pytest.fixture(scope="module")
+def collected() -> tuple[object, dict[str, np.ndarray]]:
+    teacher = make_bot("nmc:ppo-long,samples=8")
+    return teacher, distill.collect(teacher, hands=6, seed=5, num_envs=3, progress=False)
+
+
+def test_play_groups_cover_the_legal_actions_once_led_by_the_distinct_plays() -> None:
+    for seed in range(30):
+        state = State(seed=seed)
+        rng = np.random.default_rng(seed)
+        while state.phase not in (Phase.HAND_OVER, Phase.GAME_OVER):
+            view = seat_view(state, state.turn)
+            legal = view.legal_actions()
+            if state.phase == Phase.PLAY:
+                groups = play_groups(view)
+                assert sorted(a for g in groups for a in g) == sorted(legal)
+                assert sorted(g[0] for g in groups) == distinct_plays(view)
+            state.apply(int(rng.choice(legal)))
+
+
+def test_records_give_back_the_observations_and_masks_of_their_decisions(collected) -> None:
+    teacher, data = collected
+    rules = teacher.network.rules
+    # Replay: the stored records, re-encoded, are what a VectorEnv would show.
+    obs, mask = distill.Batches(rules)(data["records"])
+    assert obs.shape == (len(data["labels"]), teacher.network.net.obs_size)
+    labels = torch.from_numpy(data["labels"].astype(np.int64))
+    assert bool(mask.gather(1, labels[:, None]).all()), "every label is legal"
+    play = data["records"]["phase"] == PLAY
+    searched = ~np.isnan(data["scores"]).all(1)
+    assert play.any() and (~play).any()
+    assert not (searched & ~play).any(), "calls and discards carry no scores"
+    # Scored actions are exactly legal ones, and the teacher's card scores the best.
+    scored = ~np.isnan(data["scores"][searched])
+    assert np.array_equal(scored, mask.numpy()[searched] == 1)
+    best = np.nanmax(data["scores"][searched].astype(np.float32), axis=1)
+    chosen = data["scores"][searched][np.arange(scored.shape[0]), data["labels"][searched]]
+    assert np.allclose(chosen, best)
+
+
+def test_calls_are_labelled_with_the_teachers_network(collected) -> None:
+    teacher, data = collected
+    obs, mask = distill.Batches(teacher.network.rules)(data["records"])
+    calls = data["records"]["phase"] != PLAY
+    greedy = distill._greedy(teacher.network.net, obs.numpy()[calls], mask.numpy()[calls])
+    assert np.array_equal(greedy, data["labels"][calls])
+
+
+def test_targets_soften_by_score_and_fall_back_to_the_label() -> None:
+    mask = torch.tensor([[1, 1, 1, 0], [1, 1, 0, 0]], dtype=torch.int8)
+    nan = math.nan
+    scores = torch.tensor([[10.0, 0.0, 10.0, nan], [nan, nan, nan, nan]])
+    labels = torch.tensor([0, 1])
+    t = distill.targets(labels, scores, mask, temperature=5.0)
+    e = math.exp(-2)
+    assert torch.allclose(t[0], torch.tensor([1 / (2 + e), e / (2 + e), 1 / (2 + e), 0.0]))
+    assert torch.equal(t[1], torch.tensor([0.0, 1.0, 0.0, 0.0]))
+    hard = distill.targets(labels, scores, mask, temperature=0.0)
+    assert torch.equal(hard[0], torch.tensor([1.0, 0.0, 0.0, 0.0]))
+
+
+def test_regret_is_the_score_given_up_by_the_greedy_action() -> None:
+    nan = math.nan
+    scores = torch.tensor([[10.0, 4.0, nan], [nan, nan, nan], [1.0, 3.0, nan]])
+    logits = torch.tensor([[0.0, 1.0, 5.0], [1.0, 0.0, 0.0], [0.0, 2.0, -1.0]])
+    logits[0, 2] = -1e9  # illegal
+    assert distill.regret(logits, scores) == (6.0, 2)
+
+
+def test_fitting_moves_the_network_toward_the_teacher(collected, tmp_path) -> None:
+    teacher, data = collected
+    student = NeuralBot.load("ppo-long")
+    torch.manual_seed(0)
+    for p in student.net.parameters():  # a scrambled start, so that there is much to learn
+        p.data.add_(torch.randn_like(p) * 0.05)
+    batches = distill.Batches(student.rules)
+    everything = np.arange(len(data["labels"]))
+    before = distill.evaluate(student.net, data, everything, batches)
+    distill.fit(student.net, data, student.rules, epochs=8, learning_rate=1e-3, holdout=0.0,
+                progress=False)
+    after = distill.evaluate(student.net, data, everything, batches)
+    assert after["regret"] < before["regret"]
+    assert after["card_agreement"] > before["card_agreement"]
+
+
+def test_command_line_collects_fits_and_refuses_bad_files(tmp_path, capsys) -> None:
+    data = tmp_path / "d.npz"
+    assert distill.main(["collect", "--teacher", "nmc:ppo-long,samples=4", "--hands", "2",
+                         "--num-envs", "2", "--seed", "3", "--out", str(data)]) == 0
+    out = tmp_path / "agent.pt"
+    assert distill.main(["fit", "--init", "ppo-long", "--data", str(data), "--epochs", "1",
+                         "--holdout", "0.5", "--out", str(out)]) == 0
+    assert NeuralBot.load(str(out)).net.obs_size == NeuralBot.load("ppo-long").net.obs_size
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(data.read_bytes()[:100])
+    capsys.readouterr()
+    assert distill.main(["fit", "--init", "ppo-long", "--data", str(bad), "--out",
+                         str(tmp_path / "x.pt")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("python -m train.distill: error: cannot read") and "\n" not in err
+    assert not (tmp_path / "x.pt").exists()
+    assert distill.main(["collect", "--teacher", "rule", "--hands", "2", "--seed", "1",
+                         "--out", str(tmp_path / "y.npz")]) == 2

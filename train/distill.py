@@ -1,0 +1,350 @@
+"""Search distillation: the network learns the card play of ``nmc`` from the search's scores.
+
+Why: ``nmc`` (the network's calls, Monte Carlo search for the cards) beats ``rule`` by about
++41 a deal where the network alone makes +17, and the difference is all card play.  Imitating
+only the card the search chose (``bc_teacher = "nmc:..."``, configs/train/distill-mc.toml) made
+the network worse: a cross-entropy on one label per decision treats a card the search scores 2
+points below the best like one it scores 200 below.  Here every legal card of every searched
+decision carries the search's mean team score (the cards of a run with no unseen card between
+them share their run's score, :func:`agents.mc.play_groups`), and the network is fitted to
+``softmax(score / temperature)``: it learns which mistakes are expensive.  Calls and discards
+keep the teacher network's own choices as labels, so the auction stays the one it plays.
+
+Two steps, so that the slow one runs in parallel and is kept:
+
+* ``collect``: games of the teacher on every seat (or of a ``--player`` network, for a DAgger
+  round in the states the student reaches), each decision stored as its compiled game record
+  (548 bytes; the observation and the legal mask are recomputed from it exactly at fitting
+  time), the label and the scores.  One ``.npz`` file per call, written atomically.
+* ``fit``: start from an agent (``--init``), fit on some files for some epochs, hold a share
+  of them out, and report the agreement with the teacher and the *regret* on held-out card
+  decisions: the points a deal the network's greedy card gives up against the search's best,
+  by the search's own scores.  Writes an agent checkpoint like ``fh-train``'s ``agent.pt``.
+
+    python -m train.distill collect --teacher nmc:ppo-long --hands 20000 --seed 401 --out d.npz
+    python -m train.distill fit --init ppo-long --data d.npz --out runs/distill/agent.pt
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import random
+import sys
+import zipfile
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+import torch
+
+from agents.mc import play_groups
+from agents.neural import NeuralBot, PolicyNet, masked_logits
+from agents.nmc import NetworkMCBot
+from fh_env.compiled import observe as fastobs
+from fh_env.compiled.engine import PLAY
+from fh_env.compiled.games import FastGames
+from fh_env.envs.vector import VectorEnv, game_seed
+from fh_env.rules import Rules
+from fh_env.view import seat_view
+
+from .checkpoint import save_atomic
+
+#: The seed stream of distillation deals (PPO rollouts use 1 << 20, imitation 1 << 21).
+STREAM = 1 << 22
+FORMAT = "fivehundred-rl/distill-data"
+
+
+# ---------------------------------------------------------------------- collecting
+def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
+            player: NeuralBot | None = None, progress: bool = True) -> dict[str, np.ndarray]:
+    """``hands`` hands of ``teacher`` (or of ``player``, labelled by ``teacher``) on every
+    seat: each decision's game record, the teacher's action and, where the search ran, the
+    score of every legal action (NaN elsewhere)."""
+    network = teacher.network
+    rules = network.rules
+    if rules is None:
+        raise ValueError("the teacher's network names no rules")
+    for bot in (network, player):
+        if bot is not None and bot.rules != rules:
+            raise ValueError(f"{bot.name} plays other rules than the teacher's network")
+    n = min(num_envs, hands)
+    venv = VectorEnv(n, rules, seed=game_seed(seed, STREAM, 0))
+    rng = random.Random(seed)
+    records, labels, scores = [], [], []
+    started, active = n, np.ones(n, dtype=bool)
+    bar = _bar(hands, "hands", progress)
+    while active.any():
+        rows = np.flatnonzero(active)
+        games = venv.fast.games
+        labels_now = _greedy(network.net, venv.obs[rows], venv.mask[rows])
+        played = labels_now if player is None else _greedy(player.net, venv.obs[rows],
+                                                           venv.mask[rows])
+        q = np.full((len(rows), venv.num_actions), np.nan, dtype=np.float32)
+        for k in np.flatnonzero(games["phase"][rows] == PLAY).tolist():
+            view = seat_view(venv.states[int(rows[k])], int(venv.seat[rows[k]]))
+            action, candidates, means = teacher.decide(view, rng)
+            labels_now[k] = action
+            if means is not None:
+                value = dict(zip(candidates, means.tolist()))
+                for group in play_groups(view):
+                    q[k, group] = value[group[0]]
+            if player is None:
+                played[k] = action
+        records.append(games[rows].copy())
+        labels.append(labels_now.astype(np.int16))
+        scores.append(q.astype(np.float16))
+        actions = np.full(n, -1, dtype=np.int64)
+        actions[rows] = played
+        *_, infos = venv.step(actions)
+        for i in np.flatnonzero(infos["hand_over"]).tolist():
+            bar.update(1)
+            if started < hands:
+                started += 1
+            else:
+                active[i] = False
+    bar.close()
+    return {"records": np.concatenate(records), "labels": np.concatenate(labels),
+            "scores": np.concatenate(scores)}
+
+
+def _greedy(net: PolicyNet, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    with torch.no_grad():
+        logits, _ = net(torch.from_numpy(obs))
+        return masked_logits(logits, torch.from_numpy(mask)).argmax(1).numpy().astype(np.int64)
+
+
+def save_data(data: dict[str, np.ndarray], rules: Rules, path: str | Path) -> Path:
+    """Write ``data`` with its rules to ``path`` atomically (``.npz``, no pickles)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}.npz")
+    try:
+        np.savez(tmp, format=np.array(FORMAT), rules=np.array(repr(rules.to_dict())), **data)
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+    return path
+
+
+def load_data(paths: Sequence[str | Path], rules: Rules) -> dict[str, np.ndarray]:
+    """Read and join collected files; each must hold ``rules``' decisions."""
+    parts: dict[str, list[np.ndarray]] = {"records": [], "labels": [], "scores": []}
+    for path in paths:
+        try:
+            with np.load(path, allow_pickle=False) as f:
+                if str(f["format"]) != FORMAT:
+                    raise ValueError(f"{path} is not distillation data")
+                if str(f["rules"]) != repr(rules.to_dict()):
+                    raise ValueError(f"{path} holds decisions of other rules than the network's")
+                for key in parts:
+                    parts[key].append(f[key])
+        except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as err:
+            raise ValueError(f"cannot read {path}: {err}") from None
+    return {k: np.concatenate(v) for k, v in parts.items()}
+
+
+# ---------------------------------------------------------------------- fitting
+class Batches:
+    """Observations and legal masks of stored decisions, recomputed from their game records."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self._fast: dict[int, FastGames] = {}
+
+    def __call__(self, records: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
+        size = len(records)
+        fast = self._fast.get(size)
+        if fast is None:
+            fast = self._fast[size] = FastGames(size, self.rules)
+        fast.games[:] = records
+        layout_size = fast.num_actions
+        obs = np.zeros((size, fastobs_size(self.rules)), dtype=np.float32)
+        fastobs.observe_turn(fast, np.arange(size, dtype=np.int64), obs,
+                             np.zeros(size, dtype=np.int64))
+        mask = np.zeros((size, layout_size), dtype=np.int8)
+        fastobs.action_masks(fast, out=mask)
+        return torch.from_numpy(obs), torch.from_numpy(mask)
+
+
+def fastobs_size(rules: Rules) -> int:
+    from fh_env import observe
+    return observe.layout(rules.players).size
+
+
+def targets(labels: torch.Tensor, scores: torch.Tensor, mask: torch.Tensor,
+            temperature: float) -> torch.Tensor:
+    """Per decision, the distribution to fit: ``softmax(score / temperature)`` over the legal
+    actions where the search scored them (``temperature`` 0: all on the teacher's card), the
+    teacher's label elsewhere."""
+    out = torch.zeros(mask.shape, dtype=torch.float32)
+    out[torch.arange(len(labels)), labels.long()] = 1.0
+    searched = ~torch.isnan(scores).all(1)
+    if temperature > 0 and searched.any():
+        s = scores[searched].float()
+        s = torch.where(torch.isnan(s) | (mask[searched] == 0), torch.full_like(s, -math.inf),
+                        s / temperature)
+        out[searched] = torch.softmax(s, dim=1)
+    return out
+
+
+def regret(logits: torch.Tensor, scores: torch.Tensor) -> tuple[float, int]:
+    """The summed points (by the search's scores) that the greedy action gives up against the
+    best, over searched decisions, and their number."""
+    searched = ~torch.isnan(scores).all(1)
+    if not searched.any():
+        return 0.0, 0
+    s = scores[searched].float()
+    pick = logits[searched].argmax(1)
+    best = torch.nan_to_num(s, nan=-math.inf).max(1).values
+    chosen = s.gather(1, pick[:, None]).squeeze(1)
+    return float((best - chosen).sum()), int(searched.sum())
+
+
+def fit(net: PolicyNet, data: dict[str, np.ndarray], rules: Rules, epochs: int = 2,
+        learning_rate: float = 2e-4, temperature: float = 5.0, batch: int = 1024,
+        holdout: float = 0.05, seed: int = 0, progress: bool = True) -> list[dict[str, float]]:
+    """Fit ``net`` to the teacher's targets (Adam, the learning rate decaying linearly to 0);
+    return the held-out agreement and regret before fitting and after each epoch."""
+    gen = np.random.default_rng(seed)
+    size = len(data["labels"])
+    order = gen.permutation(size)
+    n_out = int(size * holdout)
+    held, train_idx = order[:n_out], order[n_out:]
+    batches = Batches(rules)
+    opt = torch.optim.Adam(net.parameters(), lr=learning_rate)
+    steps = epochs * math.ceil(len(train_idx) / batch)
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda i: max(0.0, 1 - i / max(1, steps)))
+    history = [dict(epoch=0, **evaluate(net, data, held, batches, batch))]
+    _report(history[-1], progress)
+    for epoch in range(1, epochs + 1):
+        net.train()
+        gen.shuffle(train_idx)
+        bar = _bar(len(train_idx), f"epoch {epoch}", progress)
+        for start in range(0, len(train_idx), batch):
+            idx = np.sort(train_idx[start:start + batch])
+            obs, mask = batches(data["records"][idx])
+            labels = torch.from_numpy(data["labels"][idx].astype(np.int64))
+            scores = torch.from_numpy(data["scores"][idx].astype(np.float32))
+            logits, _ = net(obs)
+            logp = torch.log_softmax(masked_logits(logits, mask), dim=1)
+            loss = -(targets(labels, scores, mask, temperature) * logp).sum(1).mean()
+            opt.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(net.parameters(), 0.5)
+            opt.step()
+            sched.step()
+            bar.update(len(idx))
+        bar.close()
+        history.append(dict(epoch=epoch, **evaluate(net, data, held, batches, batch)))
+        _report(history[-1], progress)
+    net.eval()
+    return history
+
+
+def evaluate(net: PolicyNet, data: dict[str, np.ndarray], idx: np.ndarray, batches: Batches,
+             batch: int = 2048) -> dict[str, float]:
+    """Agreement with the teacher's labels (calls and cards apart) and the mean regret a card
+    decision on ``idx``."""
+    net.eval()
+    agree = {True: [0, 0], False: [0, 0]}
+    lost, searched = 0.0, 0
+    with torch.no_grad():
+        for start in range(0, len(idx), batch):
+            part = np.sort(idx[start:start + batch])
+            records = data["records"][part]
+            obs, mask = batches(records)
+            logits = masked_logits(net(obs)[0], mask)
+            labels = torch.from_numpy(data["labels"][part].astype(np.int64))
+            scores = torch.from_numpy(data["scores"][part].astype(np.float32))
+            hit = (logits.argmax(1) == labels).numpy()
+            play = records["phase"] == PLAY
+            for kind in (True, False):
+                agree[kind][0] += int(hit[play == kind].sum())
+                agree[kind][1] += int((play == kind).sum())
+            r, k = regret(logits, scores)
+            lost, searched = lost + r, searched + k
+    net.train()
+    return {"card_agreement": agree[True][0] / max(1, agree[True][1]),
+            "call_agreement": agree[False][0] / max(1, agree[False][1]),
+            "regret": lost / max(1, searched), "searched": searched}
+
+
+def _report(row: dict[str, float], progress: bool) -> None:
+    if progress:
+        print(f"epoch {row['epoch']}: cards agree {row['card_agreement']:.1%}, calls agree "
+              f"{row['call_agreement']:.1%}, regret {row['regret']:.3f} points a searched "
+              f"card ({row['searched']} held out)", file=sys.stderr, flush=True)
+
+
+def _bar(total: int, desc: str, enabled: bool):
+    from tqdm import tqdm
+    return tqdm(total=total, desc=desc, unit="", disable=not enabled, leave=False,
+                file=sys.stderr)
+
+
+# ---------------------------------------------------------------------- command line
+def main(argv: Sequence[str] | None = None) -> int:
+    from agents.neural import CheckpointError, resolve_checkpoint
+    from agents.registry import make_bot, resolve_agent_alias
+    from train.checkpoint import read_checkpoint
+
+    parser = argparse.ArgumentParser(prog="python -m train.distill", description=__doc__.split(
+        "\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    c = sub.add_parser("collect", help="play the teacher and store its decisions and scores")
+    c.add_argument("--teacher", default="nmc:ppo-long", help="an nmc bot spec")
+    c.add_argument("--player", help="a neural agent whose moves are played (DAgger); "
+                                    "default: the teacher's")
+    c.add_argument("--hands", type=int, required=True)
+    c.add_argument("--seed", type=int, required=True)
+    c.add_argument("--num-envs", type=int, default=64)
+    c.add_argument("--out", required=True, help="the .npz file to write")
+    f = sub.add_parser("fit", help="fit an agent to collected decisions")
+    f.add_argument("--init", required=True, help="the agent to start from (name or file)")
+    f.add_argument("--data", nargs="+", required=True, help="collected .npz files")
+    f.add_argument("--epochs", type=int, default=2)
+    f.add_argument("--learning-rate", type=float, default=2e-4)
+    f.add_argument("--temperature", type=float, default=5.0,
+                   help="points; 0 fits the teacher's chosen card only")
+    f.add_argument("--holdout", type=float, default=0.05)
+    f.add_argument("--seed", type=int, default=0)
+    f.add_argument("--out", required=True, help="the agent checkpoint to write")
+    args = parser.parse_args(argv)
+    torch.manual_seed(args.seed)
+    try:
+        if args.command == "collect":
+            if args.hands < 1:
+                raise ValueError(f"--hands must be at least 1, not {args.hands}")
+            teacher = make_bot(args.teacher)
+            if not isinstance(teacher, NetworkMCBot):
+                raise ValueError(f"--teacher {args.teacher!r} is not an nmc bot")
+            player = None
+            if args.player:
+                player = NeuralBot.load(resolve_agent_alias(args.player), greedy=True)
+            data = collect(teacher, args.hands, args.seed, args.num_envs, player)
+            path = save_data(data, teacher.network.rules, args.out)
+            print(f"{len(data['labels'])} decisions of {args.hands} hands -> {path}")
+        else:
+            path = resolve_checkpoint(resolve_agent_alias(args.init))
+            agent = read_checkpoint(path)
+            bot = NeuralBot.load(path, greedy=True)
+            data = load_data(args.data, bot.rules)
+            history = fit(bot.net, data, bot.rules, args.epochs, args.learning_rate,
+                          args.temperature, holdout=args.holdout, seed=args.seed)
+            agent["policy"]["state_dict"] = {k: v.detach().clone() for k, v in
+                                             bot.net.state_dict().items()}
+            agent["distill"] = {"data": [str(p) for p in args.data], "history": history,
+                                "temperature": args.temperature, "epochs": args.epochs}
+            save_atomic(agent, args.out)
+            print(f"-> {args.out}")
+    except (ValueError, CheckpointError) as err:
+        print(f"python -m train.distill: error: {err}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
