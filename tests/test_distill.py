@@ -78,6 +78,18 @@ def test_targets_soften_by_score_and_fall_back_to_the_label() -> None:
     assert torch.equal(hard[0], torch.tensor([1.0, 0.0, 0.0, 0.0]))
 
 
+def test_anchored_targets_step_from_the_starting_policy() -> None:
+    mask = torch.tensor([[1, 1, 1, 0], [1, 1, 0, 0]], dtype=torch.int8)
+    nan = math.nan
+    scores = torch.tensor([[10.0, 0.0, 10.0, nan], [nan, nan, nan, nan]])
+    prior = torch.log(torch.tensor([[0.1, 0.8, 0.1, 0.0], [0.3, 0.7, 0.0, 0.0]]))
+    t = distill.targets(torch.tensor([0, 0]), scores, mask, temperature=5.0, prior=prior)
+    weights = torch.tensor([0.1 * math.exp(2), 0.8, 0.1 * math.exp(2), 0.0])
+    assert torch.allclose(t[0], weights / weights.sum())
+    # Where the search did not run, the starting policy itself, not the teacher's label.
+    assert torch.allclose(t[1], torch.tensor([0.3, 0.7, 0.0, 0.0]))
+
+
 def test_regret_is_the_score_given_up_by_the_greedy_action() -> None:
     nan = math.nan
     scores = torch.tensor([[10.0, 4.0, nan], [nan, nan, nan], [1.0, 3.0, nan]])

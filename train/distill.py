@@ -28,6 +28,7 @@ Two steps, so that the slow one runs in parallel and is kept:
 from __future__ import annotations
 
 import argparse
+import copy
 import math
 import os
 import random
@@ -175,17 +176,27 @@ def fastobs_size(rules: Rules) -> int:
 
 
 def targets(labels: torch.Tensor, scores: torch.Tensor, mask: torch.Tensor,
-            temperature: float) -> torch.Tensor:
+            temperature: float, prior: torch.Tensor | None = None) -> torch.Tensor:
     """Per decision, the distribution to fit: ``softmax(score / temperature)`` over the legal
     actions where the search scored them (``temperature`` 0: all on the teacher's card), the
-    teacher's label elsewhere."""
+    teacher's label elsewhere.
+
+    With ``prior`` (log-probabilities of the starting network, ``--anchor``), the fit is a
+    step from that network rather than a copy of the search: ``prior * exp(score /
+    temperature)`` where the search ran, ``prior`` itself elsewhere (the policy-improvement
+    target of MPO and AWR).  Where the search's scores are within the noise of each other the
+    network keeps its own choice; only differences large against ``temperature`` move it."""
     out = torch.zeros(mask.shape, dtype=torch.float32)
     out[torch.arange(len(labels)), labels.long()] = 1.0
+    if prior is not None:
+        out = prior.exp()
     searched = ~torch.isnan(scores).all(1)
     if temperature > 0 and searched.any():
         s = scores[searched].float()
         s = torch.where(torch.isnan(s) | (mask[searched] == 0), torch.full_like(s, -math.inf),
                         s / temperature)
+        if prior is not None:
+            s = s + prior[searched]
         out[searched] = torch.softmax(s, dim=1)
     return out
 
@@ -205,9 +216,12 @@ def regret(logits: torch.Tensor, scores: torch.Tensor) -> tuple[float, int]:
 
 def fit(net: PolicyNet, data: dict[str, np.ndarray], rules: Rules, epochs: int = 2,
         learning_rate: float = 2e-4, temperature: float = 5.0, batch: int = 1024,
-        holdout: float = 0.05, seed: int = 0, progress: bool = True) -> list[dict[str, float]]:
+        holdout: float = 0.05, seed: int = 0, progress: bool = True,
+        anchor: bool = False) -> list[dict[str, float]]:
     """Fit ``net`` to the teacher's targets (Adam, the learning rate decaying linearly to 0);
-    return the held-out agreement and regret before fitting and after each epoch."""
+    return the held-out agreement and regret before fitting and after each epoch.  ``anchor``:
+    targets relative to ``net`` as it starts (:func:`targets`)."""
+    prior_net = copy.deepcopy(net).eval() if anchor else None
     gen = np.random.default_rng(seed)
     size = len(data["labels"])
     order = gen.permutation(size)
@@ -230,7 +244,12 @@ def fit(net: PolicyNet, data: dict[str, np.ndarray], rules: Rules, epochs: int =
             scores = torch.from_numpy(data["scores"][idx].astype(np.float32))
             logits, _ = net(obs)
             logp = torch.log_softmax(masked_logits(logits, mask), dim=1)
-            loss = -(targets(labels, scores, mask, temperature) * logp).sum(1).mean()
+            prior = None
+            if prior_net is not None:
+                with torch.no_grad():
+                    prior = torch.log_softmax(masked_logits(prior_net(obs)[0], mask), dim=1)
+            target = targets(labels, scores, mask, temperature, prior)
+            loss = -(target * logp).sum(1).mean()
             opt.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(net.parameters(), 0.5)
@@ -309,6 +328,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     f.add_argument("--learning-rate", type=float, default=2e-4)
     f.add_argument("--temperature", type=float, default=5.0,
                    help="points; 0 fits the teacher's chosen card only")
+    f.add_argument("--anchor", action="store_true",
+                   help="fit the starting network's policy times exp(score / temperature), "
+                        "a step from it, instead of the search's scores alone")
     f.add_argument("--holdout", type=float, default=0.05)
     f.add_argument("--seed", type=int, default=0)
     f.add_argument("--out", required=True, help="the agent checkpoint to write")
@@ -333,11 +355,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             bot = NeuralBot.load(path, greedy=True)
             data = load_data(args.data, bot.rules)
             history = fit(bot.net, data, bot.rules, args.epochs, args.learning_rate,
-                          args.temperature, holdout=args.holdout, seed=args.seed)
+                          args.temperature, holdout=args.holdout, seed=args.seed,
+                          anchor=args.anchor)
             agent["policy"]["state_dict"] = {k: v.detach().clone() for k, v in
                                              bot.net.state_dict().items()}
             agent["distill"] = {"data": [str(p) for p in args.data], "history": history,
-                                "temperature": args.temperature, "epochs": args.epochs}
+                                "temperature": args.temperature, "epochs": args.epochs,
+                                "anchor": args.anchor}
             save_atomic(agent, args.out)
             print(f"-> {args.out}")
     except (ValueError, CheckpointError) as err:
