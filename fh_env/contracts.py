@@ -129,10 +129,10 @@ def end_of_hand(rules: Rules, scores: tuple[int, ...], points: tuple[int, ...],
     points (three players: who reached the target first, §9.1).  It is empty when tricks earn
     their takers nothing (a nullo-type contract, ``defender_scoring=none``).
 
-    Decisions where the specification is silent: under ``defenders_stop_*`` the cap also applies
-    to every side's points in no-contract play (nobody declared, so nobody earned them by
-    bidding), and to the value awarded to the defenders under ``when_set=to_defenders``.  With
-    three players:
+    ``defenders_stop_*`` caps "points earned as defenders" (§7.2): a defending side's tricks and
+    the value awarded to the defenders under ``when_set=to_defenders``, never points of
+    no-contract play, where nobody defends (they count as under ``highest``).  Decisions where
+    the specification is silent, with three players:
 
     * a player who falls to the floor ends the game and the highest score wins (a tie for it is
       a draw), as the higher score wins between two teams; under ``must_bid`` the player at the
@@ -147,11 +147,11 @@ def end_of_hand(rules: Rules, scores: tuple[int, ...], points: tuple[int, ...],
     new = [s + p for s, p in zip(scores, points)]
     on_target = rules.on_target
     # §7.2's on_target options apply "with points"; a game of a fixed number of hands has no
-    # target, so defending points are not capped there.
+    # target, so defending points are not capped there.  No-contract play has no defenders.
     if on_target.startswith("defenders_stop_") and rules.game_over == "points":
         ceiling = rules.target - int(on_target.rsplit("_", 1)[1])
         for side in range(sides):
-            if side != declaring_side and points[side] > 0:
+            if declaring_side >= 0 and side != declaring_side and points[side] > 0:
                 new[side] = min(new[side], max(scores[side], ceiling))
     result = tuple(new)
     if rules.game_over == "hands":

@@ -309,11 +309,12 @@ def check_hand(state: State, plays: list[tuple[int, int]], before: tuple[int, ..
         result.tricks[declaring] == 0 if nullo
         else result.tricks[declaring] >= 6 + (contract - 1) // 5))
     # §7: the points reach the game score, capped only for defenders under defenders_stop_*
+    # (no-contract play has none)
     assert len(state.scores) == sides
     for t in range(sides):
         delta = state.scores[t] - before[t]
         if r.game_over == "points" and r.on_target.startswith("defenders_stop") \
-                and t != declaring:
+                and declaring >= 0 and t != declaring:
             assert delta <= result.hand_points[t]
             if delta < result.hand_points[t]:
                 assert state.scores[t] <= max(before[t], r.target - int(r.on_target[-2:]))

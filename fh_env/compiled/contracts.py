@@ -119,7 +119,7 @@ def end_of_hand_sides(r, scores, points, side, made, hands_played, takers, ntake
     everyone = (1 << sides) - 1
     for s in range(sides):
         new[s] = scores[s] + points[s]
-        if r.cap_defenders and s != side and points[s] > 0:
+        if r.cap_defenders and side >= 0 and s != side and points[s] > 0:
             new[s] = min(new[s], max(scores[s], r.ceiling))
     if r.game_over_hands:
         if hands_played >= r.hands_to_play:
@@ -163,7 +163,7 @@ def end_of_hand(r, s0, s1, p0, p1, team, made, hands_played):
     goes on)."""
     n0, n1 = s0 + p0, s1 + p1
     rule = r.on_target
-    if r.cap_defenders:
+    if r.cap_defenders and team >= 0:  # no-contract play has no defenders
         if team != 0 and p0 > 0:
             n0 = min(n0, max(s0, r.ceiling))
         if team != 1 and p1 > 0:
