@@ -359,7 +359,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                           anchor=args.anchor)
             agent["policy"]["state_dict"] = {k: v.detach().clone() for k, v in
                                              bot.net.state_dict().items()}
-            agent["distill"] = {"data": [str(p) for p in args.data], "history": history,
+            agent["distill"] = {"data": [Path(p).name for p in args.data], "history": history,
                                 "temperature": args.temperature, "epochs": args.epochs,
                                 "anchor": args.anchor}
             save_atomic(agent, args.out)
