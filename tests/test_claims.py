@@ -3,16 +3,17 @@ one scenario per sentence of the rule."""
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
 
 import pytest
 
-from conftest import do, start_play
+from conftest import do, start_play, start_table_play
 from fh_env import actions as A
 from fh_env.claims import ClaimError, ClaimSolver, apply_claim, claim_stands
-from fh_env.engine import Phase, State
-from fh_env.cards import cards_of
+from fh_env.engine import Phase, State, side_of, sitting_out_seats
+from fh_env.cards import TABLES, cards_of
 from fh_env.records import Recorder, hand_actions, replay_states
 from fh_env.rules import Rules
 
@@ -43,13 +44,48 @@ def minimax(state: State, ours: frozenset[int], count_ours: bool,
 
 
 def brute_stands(state: State, seat: int) -> bool:
+    """The reference for §5.11: the claim stands when, for every way the other side's hidden
+    cards could lie (each seat keeping its number of cards, none holding a suit it has shown
+    void in, nor a joker after void bit 4; an exposed open nullo hand stays as it is), plain
+    minimax gives the claiming side every remaining trick (or, for a nullo claim, none)."""
+    players = state.rules.players
     remaining = 10 - len(state.tricks)
+    out = sitting_out_seats(players, state.sitting_out)
+    playing = [s for s in range(players) if s not in out]
     nullo = (state.rules.nullo_claims and seat == state.declarer
              and state.contract in (A.NULLO, A.OPEN_NULLO))
     if nullo:
-        return minimax(state, frozenset({seat}), False) == 0
-    team = frozenset(s for s in range(4) if s % 2 == seat % 2 and s != state.sitting_out)
-    return minimax(state, team, True) == remaining
+        ours = frozenset({seat})
+    else:
+        ours = frozenset(s for s in playing if side_of(players, s) == side_of(players, seat))
+    exposed = state.declarer if state.exposed and state.contract == A.OPEN_NULLO else -1
+    hidden = [s for s in playing if s not in ours and s != exposed]
+    pool = sum(state.hands[s] for s in hidden)
+    masks = TABLES.suit_mask[state.context]
+    allowed = {s: ~sum(masks[g] for g in range(5) if state.voids[s] >> g & 1) for s in hidden}
+    sizes = {s: state.hands[s].bit_count() for s in hidden}
+
+    def deals(i: int, left: list[int]):
+        if i == len(hidden):
+            yield {}
+            return
+        s = hidden[i]
+        for chosen in itertools.combinations(left, sizes[s]):
+            if any(not allowed[s] >> c & 1 for c in chosen):
+                continue
+            rest = [c for c in left if c not in chosen]
+            for deal in deals(i + 1, rest):
+                yield {s: sum(1 << c for c in chosen), **deal}
+
+    for deal in deals(0, list(cards_of(pool))):
+        world = state.clone()
+        for s, hand in deal.items():
+            world.hands[s] = hand
+        world._legal = -1
+        won = minimax(world, ours, not nullo)
+        if won != (0 if nullo else remaining):
+            return False
+    return True
 
 
 def play_to(state: State, tricks_left: int, rng: random.Random) -> State:
@@ -266,3 +302,131 @@ def test_the_solver_answers_at_once_from_the_first_lead():
             claim_stands(state, seat)
             worst = max(worst, time.perf_counter() - t)
     assert worst < 3.0
+
+
+# ------------------------------------------------------------------ whatever the other side holds
+
+def table_start(rules: Rules, hands, calls, dealer: int) -> tuple[State, Recorder]:
+    """:func:`conftest.start_table_play` through a :class:`Recorder` (any table size)."""
+    target = start_table_play(rules, hands, calls, dealer=dealer)
+    rec = Recorder(State.from_deal(rules, *deal_of(target), dealer=target.dealer))
+    for action in hand_actions(target):
+        rec.apply(action)
+    return rec.state, rec
+
+
+SIX = Rules.preset("six-handed")
+# Seat 0 declares 6S at six players holding the joker, both bowers and seven more trumps; the
+# ace of spades is out, with the 2S (seat 1), and the other side holds 5S, 7S and 4S as well.
+SIX_ACE_OUT = {0: "12S JS 9S 8S JC 11S QS KS JK 10S", 1: "2H 10C KD 2C QD 2S 2D AS 11C 6H",
+               2: "AH 6C AD QC QH 3D 12H 9H 12D 11H", 3: "KC JH 12C 4C AC 5S 8H 4H 3C 6D",
+               4: "9D 3H 7D 13D 8C 10H 7H 5C 3S 7C", 5: "4D 11D 13H 7S 8D 5D KH 10D 5H 4S"}
+
+
+def test_at_six_players_the_ace_must_fall_whoever_holds_the_other_trumps():
+    # As dealt, three rounds of the top trumps drop the ace (seat 1 holds AS 2S); but had one
+    # seat of the other side held the ace with three small trumps it would take a trick, so
+    # the claim is refused (§5.11: whatever the other side holds).
+    state = start_table_play(SIX, SIX_ACE_OUT, ["6S"] + ["pass"] * 5, dealer=5)
+    solver = ClaimSolver(state, 0)
+    assert solver.others == (1, 3, 5) and solver.ours == frozenset({0, 2, 4})
+    assert solver.wins_as_dealt(state)
+    assert not solver.stands(state) and not claim_stands(state, 4)
+
+
+def test_a_claim_at_six_players_is_played_out_as_though_played():
+    hands = {0: "JK JS JC AS KS QS 12S 11S 10S 9S"}
+    state, rec = table_start(SIX, hands, ["6S"] + ["pass"] * 5, dealer=5)
+    assert apply_claim(state, 4, rec.apply)  # a partner's claim: the team's tricks
+    assert state.result.tricks == (10, 0) and state.result.made
+    assert replay_states(rec.record())[-1] == state
+
+
+def test_at_three_players_both_others_are_the_other_side():
+    # §9.1: the declarer's claim must stand however seats 1 and 2 share their cards; a claim by
+    # seat 1 is its own, not made good by seat 2's cards.
+    three = Rules.preset("three-handed")
+    state = start_table_play(three, {0: "JK JS JC AS KS QS 10S 9S 8S 7S"}, ["6S", "pass", "pass"],
+                             dealer=2)
+    solver = ClaimSolver(state, 0)
+    assert solver.ours == frozenset({0}) and solver.others == (1, 2)
+    assert solver.stands(state)
+    assert ClaimSolver(state, 1).ours == frozenset({1}) and not claim_stands(state, 1)
+
+
+@pytest.mark.parametrize("preset,left", [("three-handed", 3), ("six-handed", 2)])
+def test_random_endings_against_brute_force_at_other_table_sizes(preset, left):
+    rules = Rules.preset(preset).replace(nullo_claims=True, nullo="anytime",
+                                         open_nullo="anytime")
+    rng = random.Random(preset)
+    checked = 0
+    for seed in range(25):
+        state = State(rules, seed=seed)
+        while state.phase != Phase.PLAY:
+            if state.is_terminal:
+                state.next_hand()
+                continue
+            legal = state.legal_actions()
+            nullos = [a for a in legal if a in (A.NULLO, A.OPEN_NULLO)]
+            state.apply(rng.choice(nullos if nullos and rng.random() < 0.3 else legal))
+        play_to(state, rng.randrange(1, left + 1), rng)
+        if state.is_terminal:
+            continue
+        for seat in range(rules.players):
+            if seat in sitting_out_seats(rules.players, state.sitting_out):
+                continue
+            assert claim_stands(state, seat) == brute_stands(state, seat), (preset, seed, seat)
+            checked += 1
+    assert checked > 40
+
+
+def test_the_holdings_check_finds_claims_that_only_the_actual_cards_make_good():
+    # Over random endings some claims stand with the cards as dealt but not for every holding:
+    # those are refused, and every refusal is confirmed by the brute force above.
+    rules = Rules()
+    rng = random.Random(11)
+    found = 0
+    for seed in range(60):
+        state = State(rules, seed=seed)
+        while state.phase != Phase.PLAY:
+            if state.is_terminal:
+                state.next_hand()
+                continue
+            state.apply(rng.choice(state.legal_actions()))
+        play_to(state, 3, rng)
+        if state.is_terminal:
+            continue
+        for seat in range(4):
+            solver = ClaimSolver(state, seat)
+            if solver.wins_as_dealt(state) and not solver.stands(state):
+                assert not brute_stands(state, seat)
+                found += 1
+    assert found > 0
+
+
+# The first lead, ten cards each: judged in a reasonable time (no timing asserted).
+FIRST_LEAD = [
+    # 6NT by North (0): eleven top tricks between the two hands, whoever holds the KC.
+    (Rules(), {0: "AS QC QS KS QD AC AH JK QH AD", 1: "7H KC 9D 7D 6S 8D 8H 7C 5D JH",
+               2: "10D 8C KH 8S JC KD 9S 4D 6H 7S", 3: "9C 6D 6C 5S JD JS 10H 5H 10C 4H"},
+     "6NT", True),
+    # The finesse ending's cards at the first lead (see tests/test_rules_audit.py): refused.
+    (Rules(), {0: "AS QS 4H 5H 6H 5C 6C 7C 8C 9C", 1: "4D 5D 6D 7D 8D 9D 10D JD QD KD",
+               2: "AH KH QH JH 10H 9H 8H 7H 6S 7S", 3: "KS 8S AD 10C JC QC KC AC JS 5S"},
+     "6NT", False),
+    (SIX, {0: "7S QS 10S 8S 12S KS JC 9S 6S 11S", 1: "2S 4C 4D 11H 8C 7D 13H 12D 10D AD",
+           2: "JS 3S JK JD 12H QH 6D 6C 9C 4S", 3: "2C AH 8H 11C 5D 3H 9D 5C 8D 3C",
+           4: "KD 9H 6H 7H KH 4H 3D 13D QC 12C", 5: "10H KC 10C JH QD 5H 2D 7C 5S AS"},
+     "6S", True),
+    (SIX, SIX_ACE_OUT, "6S", False),
+]
+
+
+@pytest.mark.parametrize("rules,hands,bid,stands", FIRST_LEAD)
+def test_a_claim_at_the_first_lead_is_judged(rules, hands, bid, stands):
+    players = rules.players
+    state = start_table_play(rules, hands, [bid] + ["pass"] * (players - 1), dealer=players - 1)
+    assert len(state.tricks) == 0 and all(h.bit_count() == 10 for h in state.hands)
+    assert claim_stands(state, 0) is stands
+    if stands:
+        assert claim_stands(state, 1) is False

@@ -411,10 +411,6 @@ def test_5_11_a_claim_that_loses_a_trick_is_refused() -> None:
     assert state.phase == Phase.PLAY
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "ENGINE DISAGREES (literal reading of §5.11 'whatever the other side holds and plays'): "
-    "fh_env/claims.py judges the claim against the actual hands only, so a claim that needs "
-    "a finesse to be onside stands"))
 def test_5_11_a_claim_must_stand_whatever_the_other_side_holds() -> None:
     """§5.11: a claim "stands if the claiming side can take every remaining trick whatever the
     other side holds and plays".  Here the king of spades sits in front of the ace-queen

@@ -293,8 +293,6 @@ def test_preset_files_and_names_resolve_to_the_table_size(name: str, players: in
 CLAIM_3 = {0: "JK JS JC AS KS QS 10S 9S 8S 7S"}  # every trump of the 33-card pack
 
 
-@pytest.mark.xfail(strict=True, reason="ENGINE DISAGREES: §5.11 claims at 3 players: "
-                   "fh_env.claims.ClaimSolver assumes four seats (IndexError on state.hands)")
 def test_three_players_a_declarer_holding_every_trump_may_claim() -> None:
     """§5.11, §9.1: seat 0 declares 6S holding all ten trumps and leads: its claim stands."""
     from fh_env.claims import claim_stands
@@ -302,8 +300,6 @@ def test_three_players_a_declarer_holding_every_trump_may_claim() -> None:
     assert claim_stands(state, 0) is True
 
 
-@pytest.mark.xfail(strict=True, reason="ENGINE DISAGREES: §5.11 claims at 3 players: "
-                   "ClaimSolver takes seats of the same parity as one side")
 def test_three_players_a_declarers_claim_is_not_made_good_by_a_defender() -> None:
     """§5.11, §9.1: everyone plays alone, so the declarer's side is the declarer: seat 0's claim
     fails when seat 2 (same parity, but a defender) holds every trump."""
@@ -313,8 +309,6 @@ def test_three_players_a_declarers_claim_is_not_made_good_by_a_defender() -> Non
     assert claim_stands(state, 0) is False
 
 
-@pytest.mark.xfail(strict=True, reason="ENGINE DISAGREES: §5.11 claims at 6 players: "
-                   "ClaimSolver assumes four seats and the 4-player action table")
 def test_six_players_a_declarer_holding_the_top_ten_trumps_may_claim() -> None:
     """§5.11, §9.2: seat 0 declares 6S holding the ten highest trumps and leads: the claim
     stands; a claim by seat 4 (a partner, seat 0's team) is judged too, not refused."""
