@@ -88,6 +88,18 @@ def brute_stands(state: State, seat: int) -> bool:
     return True
 
 
+def random_to_play(state: State, rng: random.Random, choose=None) -> State:
+    """Random calls and discards (or ``choose(state, legal)``) until the play starts, dealing
+    again after a thrown-in hand."""
+    while state.phase != Phase.PLAY:
+        if state.is_terminal:
+            state.next_hand()
+            continue
+        legal = state.legal_actions()
+        state.apply(choose(state, legal) if choose else rng.choice(legal))
+    return state
+
+
 def play_to(state: State, tricks_left: int, rng: random.Random) -> State:
     while not state.is_terminal and 10 - len(state.tricks) > tricks_left:
         state.apply(rng.choice(state.legal_actions()))
@@ -163,12 +175,7 @@ def test_random_endings_against_brute_force(preset):
     rng = random.Random(preset)
     checked = 0
     for seed in range(40):
-        state = State(rules, seed=seed)
-        while state.phase != Phase.PLAY:
-            if state.is_terminal:
-                state.next_hand()
-                continue
-            state.apply(rng.choice(state.legal_actions()))
+        state = random_to_play(State(rules, seed=seed), rng)
         play_to(state, rng.randrange(1, 4), rng)
         if state.is_terminal:
             continue
@@ -361,14 +368,11 @@ def test_random_endings_against_brute_force_at_other_table_sizes(preset, left):
     rng = random.Random(preset)
     checked = 0
     for seed in range(25):
-        state = State(rules, seed=seed)
-        while state.phase != Phase.PLAY:
-            if state.is_terminal:
-                state.next_hand()
-                continue
-            legal = state.legal_actions()
+        def nullo_often(state: State, legal: list[int]) -> int:
             nullos = [a for a in legal if a in (A.NULLO, A.OPEN_NULLO)]
-            state.apply(rng.choice(nullos if nullos and rng.random() < 0.3 else legal))
+            return rng.choice(nullos if nullos and rng.random() < 0.3 else legal)
+
+        state = random_to_play(State(rules, seed=seed), rng, nullo_often)
         play_to(state, rng.randrange(1, left + 1), rng)
         if state.is_terminal:
             continue
@@ -387,12 +391,7 @@ def test_the_holdings_check_finds_claims_that_only_the_actual_cards_make_good():
     rng = random.Random(11)
     found = 0
     for seed in range(60):
-        state = State(rules, seed=seed)
-        while state.phase != Phase.PLAY:
-            if state.is_terminal:
-                state.next_hand()
-                continue
-            state.apply(rng.choice(state.legal_actions()))
+        state = random_to_play(State(rules, seed=seed), rng)
         play_to(state, 3, rng)
         if state.is_terminal:
             continue

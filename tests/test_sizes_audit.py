@@ -31,14 +31,8 @@ def six_calls(bid: str) -> list[str]:
     return [bid] + ["pass"] * 5
 
 
-# Hearts trumps, seat 0 declares: seat 0 takes tricks 1-7, seat 2 trick 8, seat 1 tricks 9-10
-# (the deal of tests/test_table_sizes.py).
-HANDS_3 = {0: "JK JH JD AH KH QH 10H 7S 7C 7D",
-           1: "AS KS QS JS AC KC QC JC 9H 8H",
-           2: "AD KD QD 10D 9D 8D 10S 9S 10C 9C"}
-KITTY_3 = "8S 8C 7H"
-PLAY_3 = ("JK 8H 9C", "JH 9H 9S", "JD JS 10S", "AH KS 8D", "KH QS 9D", "QH JC 10D",
-          "10H QC QD", "7D AS AD", "10C 7C KC", "AC KD 7S")
+# Hearts trumps, seat 0 declares: seat 0 takes tricks 1-7, seat 2 trick 8, seat 1 tricks 9-10.
+from test_table_sizes import HANDS_3, KITTY_3, PLAY_3  # noqa: E402  (the same deal)
 
 
 # ------------------------------------------------------------------ §1.3, §1.4 at 3 and 6
