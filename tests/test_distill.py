@@ -132,3 +132,6 @@ def test_command_line_collects_fits_and_refuses_bad_files(tmp_path, capsys) -> N
     assert not (tmp_path / "x.pt").exists()
     assert distill.main(["collect", "--teacher", "rule", "--hands", "2", "--seed", "1",
                          "--out", str(tmp_path / "y.npz")]) == 2
+    assert distill.main(["fit", "--init", "ppo-long", "--data", str(data), "--temperature",
+                         "-1", "--out", str(tmp_path / "z.pt")]) == 2
+    assert not (tmp_path / "z.pt").exists()

@@ -43,6 +43,7 @@ import torch
 from agents.mc import play_groups
 from agents.neural import NeuralBot, PolicyNet, masked_logits
 from agents.nmc import NetworkMCBot
+from fh_env import observe
 from fh_env.compiled import observe as fastobs
 from fh_env.compiled.engine import PLAY
 from fh_env.compiled.games import FastGames
@@ -153,7 +154,8 @@ class Batches:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        self._fast: dict[int, FastGames] = {}
+        self.obs_size = observe.layout(rules.players).size
+        self._fast: dict[int, FastGames] = {}  # one batch of records per batch size
 
     def __call__(self, records: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
         size = len(records)
@@ -161,18 +163,10 @@ class Batches:
         if fast is None:
             fast = self._fast[size] = FastGames(size, self.rules)
         fast.games[:] = records
-        layout_size = fast.num_actions
-        obs = np.zeros((size, fastobs_size(self.rules)), dtype=np.float32)
+        obs = np.zeros((size, self.obs_size), dtype=np.float32)
         fastobs.observe_turn(fast, np.arange(size, dtype=np.int64), obs,
                              np.zeros(size, dtype=np.int64))
-        mask = np.zeros((size, layout_size), dtype=np.int8)
-        fastobs.action_masks(fast, out=mask)
-        return torch.from_numpy(obs), torch.from_numpy(mask)
-
-
-def fastobs_size(rules: Rules) -> int:
-    from fh_env import observe
-    return observe.layout(rules.players).size
+        return torch.from_numpy(obs), torch.from_numpy(fastobs.action_masks(fast))
 
 
 def targets(labels: torch.Tensor, scores: torch.Tensor, mask: torch.Tensor,
@@ -350,6 +344,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             path = save_data(data, teacher.network.rules, args.out)
             print(f"{len(data['labels'])} decisions of {args.hands} hands -> {path}")
         else:
+            if args.epochs < 1 or args.temperature < 0 or args.learning_rate <= 0 \
+                    or not 0 <= args.holdout < 1:
+                raise ValueError("--epochs must be at least 1, --temperature at least 0, "
+                                 "--learning-rate above 0 and --holdout in [0, 1)")
             path = resolve_checkpoint(resolve_agent_alias(args.init))
             agent = read_checkpoint(path)
             bot = NeuralBot.load(path, greedy=True)
