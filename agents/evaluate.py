@@ -354,7 +354,7 @@ def _run(kind: str, n: int, a: Bot | str, b: Bot | str, rules: Rules, seed: int,
     fn = _deal_chunk if kind == "deals" else _game_chunk
     own_bar = bar is None
     if own_bar:
-        bar = _progress(n, desc, progress)
+        bar = progress_bar(n, desc, progress)
     out: list[list[tuple]] = []
     if workers <= 1:
         _init_worker(a, b, rules, seed, save)
@@ -375,7 +375,8 @@ def _run(kind: str, n: int, a: Bot | str, b: Bot | str, rules: Rules, seed: int,
     return out
 
 
-def _progress(total: int, desc: str, enabled: bool):
+def progress_bar(total: int, desc: str, enabled: bool):
+    """A tqdm bar on stderr (tqdm imported only when a bar is made); off when not ``enabled``."""
     from tqdm import tqdm
 
     return tqdm(total=total, desc=desc, file=sys.stderr, disable=not enabled, leave=False)

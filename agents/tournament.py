@@ -43,7 +43,7 @@ from fh_env.rules import Rules, RulesSpec, resolve_rules
 from fh_env.rules import rules_name as rules_name_of
 
 from .base import Bot
-from .evaluate import (DuplicateResult, _duplicate, _name, _progress, deal_seed, dumps_json,
+from .evaluate import (DuplicateResult, _duplicate, _name, progress_bar, deal_seed, dumps_json,
                        load_rules)
 
 #: Elo points per natural-log unit of the Bradley-Terry rating.
@@ -274,7 +274,7 @@ def tournament(bots: Sequence[Bot | str], rules: RulesSpec = None, deals: int = 
         raise ValueError("deals and workers must be at least 1, games and bootstrap at least 0")
     start = time.perf_counter()
     pairs_idx = list(combinations(range(len(bots)), 2))
-    bar = _progress(len(pairs_idx) * (deals + games), "tournament", progress)
+    bar = progress_bar(len(pairs_idx) * (deals + games), "tournament", progress)
     pairs: list[PairResult] = []
     seeds = [deal_seed(seed, i) for i in range(deals)]
     for i, j in pairs_idx:

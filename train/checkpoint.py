@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import random
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import torch
 
@@ -45,13 +45,16 @@ def set_python_rng_state(rng: random.Random, state: list[Any]) -> None:
 
 
 # ---------------------------------------------------------------------- writing
-def save_atomic(data: dict[str, Any], path: str | Path) -> Path:
-    """``torch.save`` to a temporary file next to ``path``, then rename it over ``path``."""
+def save_atomic(data: dict[str, Any], path: str | Path,
+                write: Callable[[Any, Any], None] = torch.save) -> Path:
+    """``write(data, file)`` into a temporary file next to ``path``, then rename it over
+    ``path`` (``torch.save`` by default; any writer that takes an open binary file)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
     try:
-        torch.save(data, tmp)
+        with open(tmp, "wb") as f:
+            write(data, f)
         os.replace(tmp, path)
     finally:
         if tmp.exists():

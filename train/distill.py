@@ -30,7 +30,6 @@ from __future__ import annotations
 import argparse
 import copy
 import math
-import os
 import random
 import sys
 import zipfile
@@ -40,6 +39,7 @@ from typing import Sequence
 import numpy as np
 import torch
 
+from agents.evaluate import progress_bar
 from agents.mc import play_groups
 from agents.neural import NeuralBot, PolicyNet, masked_logits
 from agents.nmc import NetworkMCBot
@@ -76,7 +76,7 @@ def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
     rng = random.Random(seed)
     records, labels, scores = [], [], []
     started, active = n, np.ones(n, dtype=bool)
-    bar = _bar(hands, "hands", progress)
+    bar = progress_bar(hands, "hands", progress)
     while active.any():
         rows = np.flatnonzero(active)
         games = venv.fast.games
@@ -119,16 +119,8 @@ def _greedy(net: PolicyNet, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
 
 def save_data(data: dict[str, np.ndarray], rules: Rules, path: str | Path) -> Path:
     """Write ``data`` with its rules to ``path`` atomically (``.npz``, no pickles)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}.npz")
-    try:
-        np.savez(tmp, format=np.array(FORMAT), rules=np.array(repr(rules.to_dict())), **data)
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
-    return path
+    arrays = dict(format=np.array(FORMAT), rules=np.array(repr(rules.to_dict())), **data)
+    return save_atomic(arrays, path, lambda a, f: np.savez(f, **a))
 
 
 def load_data(paths: Sequence[str | Path], rules: Rules) -> dict[str, np.ndarray]:
@@ -230,7 +222,7 @@ def fit(net: PolicyNet, data: dict[str, np.ndarray], rules: Rules, epochs: int =
     for epoch in range(1, epochs + 1):
         net.train()
         gen.shuffle(train_idx)
-        bar = _bar(len(train_idx), f"epoch {epoch}", progress)
+        bar = progress_bar(len(train_idx), f"epoch {epoch}", progress)
         for start in range(0, len(train_idx), batch):
             idx = np.sort(train_idx[start:start + batch])
             obs, mask = batches(data["records"][idx])
@@ -290,12 +282,6 @@ def _report(row: dict[str, float], progress: bool) -> None:
         print(f"epoch {row['epoch']}: cards agree {row['card_agreement']:.1%}, calls agree "
               f"{row['call_agreement']:.1%}, regret {row['regret']:.3f} points a searched "
               f"card ({row['searched']} held out)", file=sys.stderr, flush=True)
-
-
-def _bar(total: int, desc: str, enabled: bool):
-    from tqdm import tqdm
-    return tqdm(total=total, desc=desc, unit="", disable=not enabled, leave=False,
-                file=sys.stderr)
 
 
 # ---------------------------------------------------------------------- command line
