@@ -17,7 +17,17 @@ through the auction in one compiled batch (:meth:`NetworkMCBot.call_weights`) an
 averages each card's rollouts with those weights.  Off by default: the network is a model of
 its own calls, and against other players it may not be a good one (see docs/training.md).
 
-Spec: ``nmc:PATH[,samples=N][,infer=X]`` (``PATH`` as for ``neural``: a checkpoint, a run
+With ``rollout="net"`` each world is played out by the network itself at every seat (greedy,
+each seat reading its own cards in that world, batched over the worlds and candidates) instead
+of by the compiled rule bot.  The scores are then those of the network's own continuation
+(Q of the network), the quantity a policy-improvement step from the network needs: with rule-bot
+rollouts they are Q of the rule bot, and a network fitted to them learns plans that only the
+rule bot carries out (docs/training.md, "Search distillation").  A rollout step costs a forward
+pass of the network over the batch (:class:`agents.net_rollouts.RolloutNet`: sparse, compiled),
+so it is slower than the compiled rule bot's rollouts; fewer worlds (``samples=30``) keep it to
+milliseconds a decision.
+
+Spec: ``nmc:PATH[,samples=N][,infer=X][,rollout=rule|net]`` (``PATH`` as for ``neural``: a checkpoint, a run
 directory, a shipped name or ``best``).  It plays the table sizes and rules both halves play
 (the network's rules, ``mcfast``'s compiled core).
 """
@@ -30,28 +40,39 @@ import numpy as np
 import torch
 
 from fh_env.compiled import observe as fastobs
+from fh_env.compiled.engine import PLAY
 from fh_env.compiled.games import FastGames
 from fh_env.engine import Phase
 from fh_env.rules import Rules
 from fh_env.view import SeatView
 
-from .mc_fast import FastMCBot
+from .mc_fast import FastMCBot, side_scores
+from .net_rollouts import RolloutNet
 from .neural import NeuralBot, masked_logits
+
+
+#: Who plays the rest of the hand in the search's worlds: ``rule``, the compiled rule bot
+#: (``mcfast``'s rollouts); ``net``, the network itself at every seat.
+ROLLOUTS = ("rule", "net")
 
 
 class NetworkMCBot:
     """The network's calls and discards; card play by Monte Carlo search (module docstring)."""
 
     def __init__(self, network: NeuralBot, samples: int = 100, name: str | None = None,
-                 infer: float = 0.0) -> None:
+                 infer: float = 0.0, rollout: str = "rule") -> None:
         if infer < 0:
             raise ValueError(f"nmc infer={infer}: the exponent of the weights is at least 0")
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"nmc rollout={rollout!r}: choose one of {', '.join(ROLLOUTS)}")
+        self.rollout = rollout
         self.network = network
         self.search = FastMCBot(samples=samples)
         self.samples = samples
         self.infer = float(infer)
         self.name = name or f"nmc:{network.name},samples={samples}"
-        self._replays: dict[tuple[Rules, int], FastGames] = {}
+        self._replays: dict[tuple, FastGames] = {}
+        self._policy: RolloutNet | None = None  # the network as a rollout policy, when needed
 
     def check_rules(self, rules: Rules) -> None:
         """Refuse rules either half cannot play (the network's, the compiled core's)."""
@@ -77,13 +98,57 @@ class NetworkMCBot:
             return candidates[0], candidates, None
         games = search.draw_worlds(view, len(candidates), rng)
         weights = self.call_weights(view, games[::len(candidates)]) if self.infer else None
-        means = search.score(view, candidates, games, weights)
+        if self.rollout == "net":
+            means = self.network_scores(view, candidates, games, weights)
+        else:
+            means = search.score(view, candidates, games, weights)
         best = np.flatnonzero(means == means.max())
         if len(best) == 1:
             return candidates[int(best[0])], candidates, means
         preferred = self.network.preferences(view)  # the network's order over the actions
         choice = min((candidates[int(i)] for i in best), key=lambda a: preferred[a])
         return choice, candidates, means
+
+    def network_scores(self, view: SeatView, candidates: list[int], games: np.ndarray,
+                       weights: np.ndarray | None = None) -> np.ndarray:
+        """As :meth:`agents.mc_fast.FastMCBot.score`, with the rest of the hand played by the
+        network (greedy, every seat) instead of the rule bot: ``games`` holds each world once
+        per candidate, in the order of ``candidates``; returns each one's (weighted) mean team
+        score."""
+        k = len(candidates)
+        n = len(games) // k
+        fast = self._batch(view.rules, len(games))
+        fast.games[:] = games
+        fast.step(np.tile(np.asarray(candidates, dtype=np.int64), n))
+        network = self.network
+        if self._policy is None:
+            self._policy = RolloutNet(network.net)
+        policy = self._policy
+        ours = network.rules
+        encode = ours if ours is not None and ours != view.rules and ours.same_game(
+            view.rules) else None
+        obs = np.zeros((len(games), network.net.obs_size), dtype=np.float32)
+        seats = np.zeros(len(games), dtype=np.int64)
+        masks = np.zeros((len(games), fast.num_actions), dtype=np.int8)
+        actions = np.full(len(games), -1, dtype=np.int64)
+        while (rows := np.flatnonzero(fast.games["phase"] == PLAY)).size:
+            fastobs.observe_turn(fast, rows, obs, seats, encode)
+            fastobs.action_masks(fast, out=masks)
+            actions.fill(-1)
+            actions[rows] = policy.act(obs, rows, masks)
+            fast.step(actions, skip_negative=True)
+        self.search.rollouts += len(games)
+        scores = side_scores(fast.games["hand_points"], view.team).reshape(n, k)
+        return scores.mean(axis=0) if weights is None else np.average(scores, axis=0,
+                                                                      weights=weights)
+
+    def _batch(self, rules: Rules, size: int) -> FastGames:
+        """A reusable batch of ``size`` games under ``rules`` for the network's rollouts."""
+        key = ("rollouts", rules, size)
+        fast = self._replays.get(key)
+        if fast is None:
+            fast = self._replays[key] = FastGames(size, rules)
+        return fast
 
     def call_weights(self, view: SeatView, worlds: np.ndarray) -> np.ndarray | None:
         """``p ** infer`` for each world (fast-core records), ``p`` the network's probability
@@ -132,9 +197,10 @@ class NetworkMCBot:
         return loglik
 
 
-def make_nmc(name: str, arg: str, samples: int = 100, infer: float = 0.0) -> NetworkMCBot:
-    """Registry factory: ``nmc:PATH[,samples=N][,infer=X]``."""
+def make_nmc(name: str, arg: str, samples: int = 100, infer: float = 0.0,
+             rollout: str = "rule") -> NetworkMCBot:
+    """Registry factory: ``nmc:PATH[,samples=N][,infer=X][,rollout=rule|net]``."""
     from .registry import resolve_agent_alias
 
     network = NeuralBot.load(resolve_agent_alias(arg), greedy=True)
-    return NetworkMCBot(network, samples=samples, name=name, infer=infer)
+    return NetworkMCBot(network, samples=samples, name=name, infer=infer, rollout=rollout)

@@ -36,7 +36,7 @@ name               bot
                    (:mod:`agents.neural`, imported lazily); ``neural:best`` is the strongest
                    shipped agent for the default rules (:data:`BEST_AGENTS`)
 ``nmc``            a trained policy's calls and discards, Monte Carlo card play
-                   (:mod:`agents.nmc`), ``nmc:PATH[,samples=N]``
+                   (:mod:`agents.nmc`), ``nmc:PATH[,samples=N][,rollout=net]``
 =================  ==============================================================
 
 Bots that were trained under one rule set (``neural``) are checked against the rules of the
@@ -378,7 +378,10 @@ BOTS: dict[str, BotInfo] = {
                    (Option("samples", "int", "worlds per card decision", minimum=1,
                            default=LEVELS[6]),
                     Option("infer", "float", "weight worlds by the network's probability of "
-                           "the calls seen, to this power (0: off)", minimum=0, default=0.0)),
+                           "the calls seen, to this power (0: off)", minimum=0, default=0.0),
+                    Option("rollout", "choice", "who plays the worlds out: the compiled rule "
+                           "bot or the network itself", choices=("rule", "net"),
+                           default="rule")),
                    _make_nmc, positional="PATH",
                    positional_help="a checkpoint (a file, a run directory or a shipped name)"),
 }

@@ -153,3 +153,76 @@ def test_call_likelihood_is_the_networks_on_the_engine() -> None:
     weights = bot.call_weights(view, worlds)
     assert weights.max() == pytest.approx(1.0) and (weights >= 0).all()
     assert weights.min() < 1.0  # the worlds differ in how well they explain the auction
+
+
+def test_network_rollouts_are_the_network_playing_on_the_engine() -> None:
+    """``rollout=net`` on the true deal scores each card as the greedy network playing the rest
+    of the hand at every seat on the reference engine (a differential test of the batch)."""
+    from agents.mc import team_score
+    from fh_env.compiled.games import FastGames
+
+    bot = make_bot("nmc:ppo-long,samples=1,rollout=net")
+    network = bot.network
+    checked = 0
+    for seed in range(40):
+        state = State(seed=seed)
+        tricks = seed % 6  # decisions from the first lead to late in the hand
+        while state.phase != Phase.HAND_OVER and not (
+                state.phase == Phase.PLAY and sum(state.tricks_won) >= tricks
+                and len(bot.search._mc.candidates(seat_view(state, state.turn))) > 1):
+            state.apply(network.act(seat_view(state, state.turn), random.Random(0)))
+        if state.phase != Phase.PLAY:
+            continue
+        view = seat_view(state, state.turn)
+        candidates = bot.search._mc.candidates(view)
+        loader = FastGames(1, state.rules)
+        loader.set_state(0, state)
+        scores = bot.network_scores(view, candidates, np.repeat(loader.games, len(candidates)))
+        expected = []
+        for card in candidates:
+            world = state.clone()
+            world.apply(card)
+            while world.phase == Phase.PLAY:
+                world.apply(network.act(seat_view(world, world.turn), random.Random(0)))
+            expected.append(team_score(world, view.team))
+        assert scores.tolist() == expected, seed
+        checked += 1
+    assert checked >= 20
+
+
+def test_network_rollouts_are_named_in_the_spec() -> None:
+    assert make_bot("nmc:best,samples=5,rollout=net").rollout == "net"
+    assert make_bot("nmc:best").rollout == "rule"
+    with pytest.raises(ValueError, match="rollout"):
+        check_spec("nmc:best,rollout=mc")
+
+
+def test_rollout_net_logits_are_the_networks() -> None:
+    """The sparse, folded forward pass gives the network's logits on observations of play."""
+    import dataclasses
+
+    import torch
+
+    from agents.net_rollouts import RolloutNet
+    from fh_env import observe
+
+    network = NeuralBot.load("ppo-long")
+    fast = RolloutNet(network.net)
+    views = []
+    for seed in range(12):
+        state = State(seed=seed)
+        while state.phase != Phase.HAND_OVER:
+            view = seat_view(state, state.turn)
+            views.append(view)
+            state.apply(network.act(view, random.Random(0)))
+    # encoded as NeuralBot encodes: under the network's rules (the same game)
+    obs = np.stack([observe.encode(dataclasses.replace(v, rules=network.rules)) for v in views])
+    masks = np.stack([observe.action_mask(v) for v in views]).astype(np.int8)
+    rows = np.arange(len(views), dtype=np.int64)
+    with torch.no_grad():
+        expected, _ = network.net(torch.from_numpy(obs))
+    got, which = fast.logits(obs, rows)
+    assert len(set(which.tolist())) >= 3  # several trump suits (and none) were folded
+    np.testing.assert_allclose(got, expected.numpy(), rtol=0, atol=2e-4)
+    assert fast.act(obs, rows, masks).tolist() == [network.act(v, random.Random(0))
+                                                    for v in views]
