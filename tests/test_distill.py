@@ -135,3 +135,24 @@ def test_command_line_collects_fits_and_refuses_bad_files(tmp_path, capsys) -> N
     assert distill.main(["fit", "--init", "ppo-long", "--data", str(data), "--temperature",
                          "-1", "--out", str(tmp_path / "z.pt")]) == 2
     assert not (tmp_path / "z.pt").exists()
+
+
+def test_an_interrupted_collection_keeps_what_it_has(monkeypatch) -> None:
+    """Ctrl-C (or SIGTERM, through main) mid-collection returns the decisions so far, every
+    array the same length, instead of losing them."""
+    teacher = make_bot("nmc:ppo-long,samples=4")
+    calls = {"n": 0}
+    decide = teacher.decide
+
+    def interrupted(view, rng):
+        calls["n"] += 1
+        if calls["n"] == 30:
+            raise KeyboardInterrupt
+        return decide(view, rng)
+
+    monkeypatch.setattr(teacher, "decide", interrupted)
+    data = distill.collect(teacher, hands=50, seed=3, num_envs=4, progress=False)
+    n = len(data["labels"])
+    assert 0 < n < 50 * 40
+    assert len(data["records"]) == len(data["scores"]) == n
+    assert np.isfinite(data["scores"].astype(np.float32)).sum(axis=1).max() > 1  # searched

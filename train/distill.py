@@ -31,6 +31,7 @@ import argparse
 import copy
 import math
 import random
+import signal
 import sys
 import zipfile
 from pathlib import Path
@@ -63,7 +64,10 @@ def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
             player: NeuralBot | None = None, progress: bool = True) -> dict[str, np.ndarray]:
     """``hands`` hands of ``teacher`` (or of ``player``, labelled by ``teacher``) on every
     seat: each decision's game record, the teacher's action and, where the search ran, the
-    score of every legal action (NaN elsewhere)."""
+    score of every legal action (NaN elsewhere).
+
+    Interrupted (Ctrl-C; ``main`` turns SIGTERM into the same), it stops at the next decision and returns what it has: every
+    decision stands alone, so a long collection can be cut short without losing its work."""
     network = teacher.network
     rules = network.rules
     if rules is None:
@@ -75,8 +79,27 @@ def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
     venv = VectorEnv(n, rules, seed=game_seed(seed, STREAM, 0))
     rng = random.Random(seed)
     records, labels, scores = [], [], []
-    started, active = n, np.ones(n, dtype=bool)
+    active = np.ones(n, dtype=bool)
     bar = progress_bar(hands, "hands", progress)
+    try:
+        _play(teacher, network, player, venv, rng, hands, n, active, bar,
+              records, labels, scores)
+    except KeyboardInterrupt:
+        kept = min(len(records), len(labels), len(scores))
+        del records[kept:], labels[kept:], scores[kept:]
+        print(f"\ninterrupted: keeping the {sum(len(x) for x in labels)} decisions so far",
+              file=sys.stderr)
+    bar.close()
+    if not labels:
+        raise ValueError("interrupted before the first decision: nothing to keep")
+    return {"records": np.concatenate(records), "labels": np.concatenate(labels),
+            "scores": np.concatenate(scores)}
+
+
+def _play(teacher, network, player, venv, rng, hands, n, active, bar, records, labels,
+          scores) -> None:
+    """The loop of :func:`collect`, appending to its lists one decision step at a time."""
+    started = n
     while active.any():
         rows = np.flatnonzero(active)
         games = venv.fast.games
@@ -94,6 +117,8 @@ def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
                     q[k, group] = value[group[0]]
             if player is None:
                 played[k] = action
+        # appended together, after the step's searches, so an interruption never leaves the
+        # three lists of different lengths
         records.append(games[rows].copy())
         labels.append(labels_now.astype(np.int16))
         scores.append(q.astype(np.float16))
@@ -106,9 +131,6 @@ def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
                 started += 1
             else:
                 active[i] = False
-    bar.close()
-    return {"records": np.concatenate(records), "labels": np.concatenate(labels),
-            "scores": np.concatenate(scores)}
 
 
 def _greedy(net: PolicyNet, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -297,9 +319,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     c.add_argument("--teacher", default="nmc:ppo-long", help="an nmc bot spec")
     c.add_argument("--player", help="a neural agent whose moves are played (DAgger); "
                                     "default: the teacher's")
-    c.add_argument("--hands", type=int, required=True)
-    c.add_argument("--seed", type=int, required=True)
-    c.add_argument("--num-envs", type=int, default=64)
+    c.add_argument("--hands", type=int, required=True,
+                   help="hands to play (Ctrl-C stops early and keeps what was collected)")
+    c.add_argument("--seed", type=int, required=True, help="the deals' and the search's seed")
+    c.add_argument("--num-envs", type=int, default=64, help="games played side by side")
     c.add_argument("--out", required=True, help="the .npz file to write")
     f = sub.add_parser("fit", help="fit an agent to collected decisions")
     f.add_argument("--init", required=True, help="the agent to start from (name or file)")
@@ -323,12 +346,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             teacher = make_bot(args.teacher)
             if not isinstance(teacher, NetworkMCBot):
                 raise ValueError(f"--teacher {args.teacher!r} is not an nmc bot")
+            # SIGINT and SIGTERM (even in a background job, where SIGINT starts ignored) end
+            # the collection early, keeping what it has (collect's docstring)
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+            signal.signal(signal.SIGTERM, signal.default_int_handler)
             player = None
             if args.player:
                 player = NeuralBot.load(resolve_agent_alias(args.player), greedy=True)
             data = collect(teacher, args.hands, args.seed, args.num_envs, player)
             path = save_data(data, teacher.network.rules, args.out)
-            print(f"{len(data['labels'])} decisions of {args.hands} hands -> {path}")
+            print(f"{len(data['labels'])} decisions -> {path}")
         else:
             if args.epochs < 1 or args.temperature < 0 or args.learning_rate <= 0 \
                     or not 0 <= args.holdout < 1:
