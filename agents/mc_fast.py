@@ -61,6 +61,16 @@ def side_scores(points: np.ndarray, side: int) -> np.ndarray:
     return mine - (points.sum(axis=1) - mine) / (points.shape[1] - 1)
 
 
+def candidate_means(games: np.ndarray, side: int, k: int,
+                    weights: np.ndarray | None = None) -> np.ndarray:
+    """The mean :func:`side_scores` of each of ``k`` candidates over finished rollouts
+    (``games``: each world once per candidate, in order), weighted by ``weights`` (one per
+    world) when given."""
+    scores = side_scores(games["hand_points"], side).reshape(-1, k)
+    return scores.mean(axis=0) if weights is None else np.average(scores, axis=0,
+                                                                  weights=weights)
+
+
 class FastMCBot:
     """Monte Carlo player with compiled rollouts; ``act`` draws only from the given generator."""
 
@@ -142,9 +152,7 @@ class FastMCBot:
         else:
             policy_rollouts(games, rules_record, first)
         self.rollouts += n * k
-        scores = side_scores(games["hand_points"], view.team).reshape(n, k)
-        return scores.mean(axis=0) if weights is None else np.average(scores, axis=0,
-                                                                      weights=weights)
+        return candidate_means(games, view.team, k, weights)
 
     def _batch(self, world: State, size: int) -> np.ndarray:
         """``size`` fast-core copies of ``world`` (only the hidden fields differ between worlds,

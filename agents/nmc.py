@@ -46,7 +46,7 @@ from fh_env.engine import Phase
 from fh_env.rules import Rules
 from fh_env.view import SeatView
 
-from .mc_fast import FastMCBot, side_scores
+from .mc_fast import FastMCBot, candidate_means
 from .net_rollouts import RolloutNet
 from .neural import NeuralBot, masked_logits
 
@@ -124,9 +124,7 @@ class NetworkMCBot:
         if self._policy is None:
             self._policy = RolloutNet(network.net)
         policy = self._policy
-        ours = network.rules
-        encode = ours if ours is not None and ours != view.rules and ours.same_game(
-            view.rules) else None
+        encode = self._encode_rules(view.rules)
         obs = np.zeros((len(games), network.net.obs_size), dtype=np.float32)
         seats = np.zeros(len(games), dtype=np.int64)
         masks = np.zeros((len(games), fast.num_actions), dtype=np.int8)
@@ -138,9 +136,13 @@ class NetworkMCBot:
             actions[rows] = policy.act(obs, rows, masks)
             fast.step(actions, skip_negative=True)
         self.search.rollouts += len(games)
-        scores = side_scores(fast.games["hand_points"], view.team).reshape(n, k)
-        return scores.mean(axis=0) if weights is None else np.average(scores, axis=0,
-                                                                      weights=weights)
+        return candidate_means(fast.games, view.team, k, weights)
+
+    def _encode_rules(self, rules: Rules) -> Rules | None:
+        """As NeuralBot.act: observations under the network's own rules where they are the
+        same game as ``rules`` (they differ only in options of contracts neither allows)."""
+        ours = self.network.rules
+        return ours if ours is not None and ours != rules and ours.same_game(rules) else None
 
     def _batch(self, rules: Rules, size: int) -> FastGames:
         """A reusable batch of ``size`` games under ``rules`` for the network's rollouts."""
@@ -176,10 +178,7 @@ class NetworkMCBot:
         fast.games["hands_played"] = worlds["hands_played"]
         network = self.network
         network.check_rules(view.rules)
-        # As NeuralBot.act: observations under the network's own rules where they are the
-        # same game as these (they differ only in options of contracts neither allows).
-        ours = network.rules
-        same = ours is not None and ours != view.rules and ours.same_game(view.rules)
+        encode = self._encode_rules(view.rules)
         rows = np.arange(n, dtype=np.int64)
         obs = np.zeros((n, network.net.obs_size), dtype=np.float32)
         seats = np.zeros(n, dtype=np.int64)
@@ -187,7 +186,7 @@ class NetworkMCBot:
         loglik = np.zeros(n)
         for seat, action in calls:
             if seat != view.seat:
-                fastobs.observe_turn(fast, rows, obs, seats, network.rules if same else None)
+                fastobs.observe_turn(fast, rows, obs, seats, encode)
                 fastobs.action_masks(fast, out=masks)
                 with torch.no_grad():
                     logits, _ = network.net(torch.from_numpy(obs))
