@@ -20,15 +20,15 @@ its own calls, and against other players it may not be a good one (see docs/trai
 With ``rollout="net"`` each world is played out by the network itself at every seat (greedy,
 each seat reading its own cards in that world, batched over the worlds and candidates) instead
 of by the compiled rule bot.  The scores are then those of the network's own continuation
-(Q of the network), the quantity a policy-improvement step from the network needs: with rule-bot
-rollouts they are Q of the rule bot, and a network fitted to them learns plans that only the
-rule bot carries out (docs/training.md, "Search distillation").  A rollout step costs a forward
-pass of the network over the batch (:class:`agents.net_rollouts.RolloutNet`: sparse, compiled),
-so it is slower than the compiled rule bot's rollouts; fewer worlds (``samples=30``) keep it to
-milliseconds a decision.
+(Q of the network), the quantity a policy-improvement step from the network needs; with rule-bot
+rollouts they are Q of the rule bot.  A rollout step costs a forward pass of the network over
+the batch (:class:`agents.net_rollouts.RolloutNet`: sparse, compiled), about twenty times the
+rule bot's rollouts at equal worlds.  Measured (docs/training.md, "Network rollouts"): level with
+rule-bot rollouts at equal worlds, behind them at equal time, and a distillation step with
+these scores did not help either.
 
-Spec: ``nmc:PATH[,samples=N][,infer=X][,rollout=rule|net]`` (``PATH`` as for ``neural``: a checkpoint, a run
-directory, a shipped name or ``best``).  It plays the table sizes and rules both halves play
+Spec: ``nmc:PATH[,samples=N][,infer=X][,rollout=rule|net]`` (``PATH`` as for ``neural``: a
+checkpoint, a run directory, a shipped name or ``best``).  It plays the table sizes and rules both halves play
 (the network's rules, ``mcfast``'s compiled core).
 """
 
