@@ -71,7 +71,8 @@ class NetworkMCBot:
         self.samples = samples
         self.infer = float(infer)
         self.name = name or f"nmc:{network.name},samples={samples}"
-        self._replays: dict[tuple, FastGames] = {}
+        self._replays: dict[tuple[Rules, int], FastGames] = {}  # auction replays
+        self._rollouts: dict[tuple[Rules, int], FastGames] = {}  # network rollouts
         self._policy: RolloutNet | None = None  # the network as a rollout policy, when needed
 
     def check_rules(self, rules: Rules) -> None:
@@ -146,10 +147,9 @@ class NetworkMCBot:
 
     def _batch(self, rules: Rules, size: int) -> FastGames:
         """A reusable batch of ``size`` games under ``rules`` for the network's rollouts."""
-        key = ("rollouts", rules, size)
-        fast = self._replays.get(key)
+        fast = self._rollouts.get((rules, size))
         if fast is None:
-            fast = self._replays[key] = FastGames(size, rules)
+            fast = self._rollouts[(rules, size)] = FastGames(size, rules)
         return fast
 
     def call_weights(self, view: SeatView, worlds: np.ndarray) -> np.ndarray | None:

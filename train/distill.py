@@ -66,7 +66,7 @@ def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
     seat: each decision's game record, the teacher's action and, where the search ran, the
     score of every legal action (NaN elsewhere).
 
-    Interrupted (Ctrl-C; ``main`` turns SIGTERM into the same), it stops at the next decision and returns what it has: every
+    Interrupted (Ctrl-C; ``main`` turns SIGTERM into the same), it returns what it has: every
     decision stands alone, so a long collection can be cut short without losing its work."""
     network = teacher.network
     rules = network.rules
@@ -78,59 +78,48 @@ def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
     n = min(num_envs, hands)
     venv = VectorEnv(n, rules, seed=game_seed(seed, STREAM, 0))
     rng = random.Random(seed)
-    records, labels, scores = [], [], []
-    active = np.ones(n, dtype=bool)
+    steps: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # (records, labels, scores)
+    started, active = n, np.ones(n, dtype=bool)
     bar = progress_bar(hands, "hands", progress)
     try:
-        _play(teacher, network, player, venv, rng, hands, n, active, bar,
-              records, labels, scores)
+        while active.any():
+            rows = np.flatnonzero(active)
+            games = venv.fast.games
+            labels_now = _greedy(network.net, venv.obs[rows], venv.mask[rows])
+            played = labels_now if player is None else _greedy(player.net, venv.obs[rows],
+                                                               venv.mask[rows])
+            q = np.full((len(rows), venv.num_actions), np.nan, dtype=np.float32)
+            for k in np.flatnonzero(games["phase"][rows] == PLAY).tolist():
+                view = seat_view(venv.states[int(rows[k])], int(venv.seat[rows[k]]))
+                action, candidates, means = teacher.decide(view, rng)
+                labels_now[k] = action
+                if means is not None:
+                    value = dict(zip(candidates, means.tolist()))
+                    for group in play_groups(view):
+                        q[k, group] = value[group[0]]
+                if player is None:
+                    played[k] = action
+            # one append per step: an interruption keeps whole steps only
+            steps.append((games[rows].copy(), labels_now.astype(np.int16),
+                          q.astype(np.float16)))
+            actions = np.full(n, -1, dtype=np.int64)
+            actions[rows] = played
+            *_, infos = venv.step(actions)
+            for i in np.flatnonzero(infos["hand_over"]).tolist():
+                bar.update(1)
+                if started < hands:
+                    started += 1
+                else:
+                    active[i] = False
     except KeyboardInterrupt:
-        kept = min(len(records), len(labels), len(scores))
-        del records[kept:], labels[kept:], scores[kept:]
-        print(f"\ninterrupted: keeping the {sum(len(x) for x in labels)} decisions so far",
+        print(f"\ninterrupted: keeping the {sum(len(x[1]) for x in steps)} decisions so far",
               file=sys.stderr)
     bar.close()
-    if not labels:
+    if not steps:
         raise ValueError("interrupted before the first decision: nothing to keep")
+    records, labels, scores = zip(*steps)
     return {"records": np.concatenate(records), "labels": np.concatenate(labels),
             "scores": np.concatenate(scores)}
-
-
-def _play(teacher, network, player, venv, rng, hands, n, active, bar, records, labels,
-          scores) -> None:
-    """The loop of :func:`collect`, appending to its lists one decision step at a time."""
-    started = n
-    while active.any():
-        rows = np.flatnonzero(active)
-        games = venv.fast.games
-        labels_now = _greedy(network.net, venv.obs[rows], venv.mask[rows])
-        played = labels_now if player is None else _greedy(player.net, venv.obs[rows],
-                                                           venv.mask[rows])
-        q = np.full((len(rows), venv.num_actions), np.nan, dtype=np.float32)
-        for k in np.flatnonzero(games["phase"][rows] == PLAY).tolist():
-            view = seat_view(venv.states[int(rows[k])], int(venv.seat[rows[k]]))
-            action, candidates, means = teacher.decide(view, rng)
-            labels_now[k] = action
-            if means is not None:
-                value = dict(zip(candidates, means.tolist()))
-                for group in play_groups(view):
-                    q[k, group] = value[group[0]]
-            if player is None:
-                played[k] = action
-        # appended together, after the step's searches, so an interruption never leaves the
-        # three lists of different lengths
-        records.append(games[rows].copy())
-        labels.append(labels_now.astype(np.int16))
-        scores.append(q.astype(np.float16))
-        actions = np.full(n, -1, dtype=np.int64)
-        actions[rows] = played
-        *_, infos = venv.step(actions)
-        for i in np.flatnonzero(infos["hand_over"]).tolist():
-            bar.update(1)
-            if started < hands:
-                started += 1
-            else:
-                active[i] = False
 
 
 def _greedy(net: PolicyNet, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
