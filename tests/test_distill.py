@@ -15,6 +15,7 @@ from fh_env.compiled.engine import PLAY
 from fh_env.engine import Phase, State
 from fh_env.view import seat_view
 from train import distill
+from train.model import widen
 
 
 @pytest.fixture(scope="module")
@@ -135,6 +136,37 @@ def test_command_line_collects_fits_and_refuses_bad_files(tmp_path, capsys) -> N
     assert distill.main(["fit", "--init", "ppo-long", "--data", str(data), "--temperature",
                          "-1", "--out", str(tmp_path / "z.pt")]) == 2
     assert not (tmp_path / "z.pt").exists()
+    wide = tmp_path / "wide.pt"
+    assert distill.main(["fit", "--init", "ppo-long", "--data", str(data), "--epochs", "1",
+                         "--hidden", "300,260,256", "--out", str(wide)]) == 0
+    assert NeuralBot.load(str(wide)).net.hidden_sizes == [300, 260, 256]
+    capsys.readouterr()
+    for bad_sizes in ("128,128", "wide", "300,0"):
+        assert distill.main(["fit", "--init", "ppo-long", "--data", str(data), "--hidden",
+                             bad_sizes, "--out", str(tmp_path / "w.pt")]) == 2
+        assert "\n" not in capsys.readouterr().err.strip()
+    assert not (tmp_path / "w.pt").exists()
+
+
+def test_a_widened_network_computes_what_it_started_from() -> None:
+    net = NeuralBot.load("ppo-long").net
+    gen = torch.Generator().manual_seed(1)
+    obs = (torch.rand(32, net.obs_size, generator=gen) < 0.05).float()
+    logits, values = net(obs)
+    for sizes in ([256, 256], [512, 300], [512, 512, 256, 256]):
+        wide = widen(net, sizes, gen)
+        assert wide.hidden_sizes == sizes
+        wide_logits, wide_values = wide(obs)
+        assert torch.allclose(wide_logits, logits, atol=1e-4)
+        assert torch.allclose(wide_values, values, atol=1e-4)
+    # the new units do learn: a gradient reaches the weights that read them
+    wide = widen(net, [512, 512])
+    wide(obs)[0].logsumexp(1).sum().backward()
+    assert wide.policy_head.weight.grad[:, 256:].abs().sum() > 0
+    with pytest.raises(ValueError, match="cannot widen"):
+        widen(net, [128, 256])
+    with pytest.raises(ValueError, match="cannot widen"):
+        widen(net, [512])
 
 
 def test_an_interrupted_collection_keeps_what_it_has(monkeypatch) -> None:

@@ -53,6 +53,7 @@ from fh_env.rules import Rules
 from fh_env.view import seat_view
 
 from .checkpoint import save_atomic
+from .model import widen
 
 #: The seed stream of distillation deals (PPO rollouts use 1 << 20, imitation 1 << 21).
 STREAM = 1 << 22
@@ -288,6 +289,16 @@ def evaluate(net: PolicyNet, data: dict[str, np.ndarray], idx: np.ndarray, batch
             "regret": lost / max(1, searched), "searched": searched}
 
 
+def _sizes(text: str) -> list[int]:
+    try:
+        sizes = [int(w) for w in text.split(",")]
+    except ValueError:
+        sizes = []
+    if not sizes or min(sizes) < 1:
+        raise ValueError(f"--hidden wants widths like 1024,1024, not {text!r}")
+    return sizes
+
+
 def _report(row: dict[str, float], progress: bool) -> None:
     if progress:
         print(f"epoch {row['epoch']}: cards agree {row['card_agreement']:.1%}, calls agree "
@@ -323,6 +334,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     f.add_argument("--anchor", action="store_true",
                    help="fit the starting network's policy times exp(score / temperature), "
                         "a step from it, instead of the search's scores alone")
+    f.add_argument("--hidden", metavar="W,W,...",
+                   help="widen the starting network to these hidden layers first (as wide or "
+                        "wider, as many or more; it starts computing exactly what it did)")
     f.add_argument("--holdout", type=float, default=0.05)
     f.add_argument("--seed", type=int, default=0)
     f.add_argument("--out", required=True, help="the agent checkpoint to write")
@@ -354,6 +368,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             agent = read_checkpoint(path)
             bot = NeuralBot.load(path, greedy=True)
             data = load_data(args.data, bot.rules)
+            if args.hidden:
+                sizes = _sizes(args.hidden)
+                bot.net = widen(bot.net, sizes)
+                agent["policy"]["hidden_sizes"] = sizes
             history = fit(bot.net, data, bot.rules, args.epochs, args.learning_rate,
                           args.temperature, holdout=args.holdout, seed=args.seed,
                           anchor=args.anchor)

@@ -73,3 +73,41 @@ def legal_entropy(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     """Entropy of the policy over legal actions only (illegal terms are dropped, not 0*log 0)."""
     logp = torch.log_softmax(logits, dim=-1)
     return -(logp.exp() * logp).masked_fill(mask == 0, 0.0).sum(-1)
+
+
+def widen(net: PolicyNet, hidden_sizes: Sequence[int],
+          generator: torch.Generator | None = None) -> PolicyNet:
+    """A network with wider (and possibly more) hidden layers that computes exactly what
+    ``net`` computes, so that a fit can start from a trained agent with more capacity.
+
+    Why: the shipped agents are 256 x 256; a search's card play may need more.  Each old unit
+    keeps its weights and reads nothing from the new units; new units get fresh random inputs
+    and feed the next layer (and the heads) with zero weights, so they change nothing until
+    training moves those weights.  Extra layers start as the identity on the old units (the
+    input of a layer is a ReLU's output, so ``relu(x) = x`` there)."""
+    old = net.hidden_sizes
+    sizes = [int(h) for h in hidden_sizes]
+    if len(sizes) < len(old) or any(h < o for h, o in zip(sizes, old)):
+        raise ValueError(f"cannot widen hidden layers {old} to {sizes}: each layer must keep "
+                         "at least its width, and no layer may be removed")
+    wide = PolicyNet(net.obs_size, sizes, generator, net.trump_first, net.num_actions)
+    old_linear = [m for m in net.trunk if isinstance(m, nn.Linear)]
+    new_linear = [m for m in wide.trunk if isinstance(m, nn.Linear)]
+    width = old[-1]  # the old units carried through the extra layers
+    with torch.no_grad():
+        for i, layer in enumerate(new_linear):
+            if i < len(old_linear):
+                src = old_linear[i]
+                n_out, n_in = src.weight.shape
+                layer.weight[:n_out, :n_in] = src.weight
+                layer.weight[:n_out, n_in:] = 0.0
+                layer.bias[:n_out] = src.bias
+            else:
+                layer.weight[:width] = 0.0
+                layer.weight[:width, :width] = torch.eye(width)
+                layer.bias[:width] = 0.0
+        for head, src in ((wide.policy_head, net.policy_head), (wide.value_head, net.value_head)):
+            head.weight.zero_()
+            head.weight[:, :width] = src.weight
+            head.bias.copy_(src.bias)
+    return wide
