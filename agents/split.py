@@ -1,0 +1,95 @@
+"""Which part of a bot's play makes its difference?  Calls, leads and follows swapped in duplicate.
+
+Why: a fitted network can agree with its teacher more and still play worse, and a match of the
+whole bot does not say where.  ``SplitBot`` plays the calls (auction and exchange), the leads
+and the follows of a trick from different bots, so that ``python -m agents.split A B`` can
+measure A's calls, A's leads and A's follows each alone in B's play, against B, on the same
+duplicate deals::
+
+    python -m agents.split neural:runs/x/agent.pt neural:best --deals 2000 --seed 2061
+    python -m agents.split nmc:best neural:best --parts leads,follows
+
+Each row is a duplicate match of B with that part of A's play against B itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from typing import Sequence
+
+from fh_env.engine import Phase
+from fh_env.rules import Rules
+from fh_env.view import SeatView
+
+from .base import Bot
+from .evaluate import duplicate, load_rules
+from .registry import make_bot
+
+PARTS = ("calls", "leads", "follows")
+
+
+class SplitBot:
+    """Plays each part of the game (:data:`PARTS`) with its own bot: the auction and the
+    exchange are ``calls``, the first card of a trick ``leads``, every other card ``follows``."""
+
+    def __init__(self, calls: Bot, leads: Bot, follows: Bot, name: str = "split") -> None:
+        self.parts = {"calls": calls, "leads": leads, "follows": follows}
+        self.name = name
+
+    @staticmethod
+    def part(view: SeatView) -> str:
+        """The part of the game ``view``'s decision belongs to."""
+        if view.phase != Phase.PLAY:
+            return "calls"
+        return "follows" if view.trick else "leads"
+
+    def check_rules(self, rules: Rules) -> None:
+        for bot in self.parts.values():
+            check = getattr(bot, "check_rules", None)
+            if check is not None:
+                check(rules)
+
+    def act(self, view: SeatView, rng: random.Random) -> int:
+        return self.parts[self.part(view)].act(view, rng)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m agents.split", description=__doc__.split(
+        "\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__.split(
+        "\n\n", 1)[1])
+    parser.add_argument("a", help="the bot whose parts are tried (a registry spec)")
+    parser.add_argument("b", help="the bot that plays the rest, and the opponent")
+    parser.add_argument("--parts", default=",".join(PARTS),
+                        help=f"comma-separated parts of A to try alone (of {', '.join(PARTS)})")
+    parser.add_argument("--deals", type=int, default=1000, help="duplicate deals a match")
+    parser.add_argument("--seed", type=int, default=0, help="the deals' seed")
+    parser.add_argument("--rules", default="australian-no-nullo",
+                        help="a preset name or a rules TOML file (default: australian-no-nullo)")
+    args = parser.parse_args(argv)
+    try:
+        parts = args.parts.split(",")
+        unknown = [p for p in parts if p not in PARTS]
+        if unknown:
+            raise ValueError(f"--parts takes {', '.join(PARTS)}, not {', '.join(unknown)}")
+        if args.deals < 1:
+            raise ValueError(f"--deals must be at least 1, not {args.deals}")
+        rules = load_rules(args.rules)
+        a, b = make_bot(args.a, rules), make_bot(args.b, rules)
+    except ValueError as err:  # CheckpointError and bad specs are ValueErrors
+        print(f"python -m agents.split: error: {err}", file=sys.stderr)
+        return 2
+    print(f"each part of {args.a} alone in {args.b}'s play, against {args.b}: {args.deals} "
+          f"duplicate deals of seed {args.seed}")
+    for part in parts:
+        bots = {p: (a if p == part else b) for p in PARTS}
+        split = SplitBot(**bots, name=f"{args.b} with {args.a}'s {part}")
+        res = duplicate(split, b, rules, deals=args.deals, seed=args.seed)
+        print(f"{part:<8} {res.mean:+6.1f}  95% CI [{res.ci_low:+.1f}, {res.ci_high:+.1f}]",
+              flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

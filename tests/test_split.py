@@ -1,0 +1,48 @@
+"""agents.split: calls, leads and follows routed to their own bots, and its command line."""
+
+from __future__ import annotations
+
+from agents.evaluate import duplicate
+from agents.registry import make_bot
+from agents.split import SplitBot, main
+from fh_env.engine import Phase
+
+
+class Recorder:
+    """Plays like ``bot`` and keeps every view it was asked about."""
+
+    def __init__(self, bot) -> None:
+        self.bot, self.name, self.views = bot, f"rec:{bot.name}", []
+
+    def act(self, view, rng):
+        self.views.append(view)
+        return self.bot.act(view, rng)
+
+
+def test_each_part_goes_to_its_own_bot() -> None:
+    calls, leads, follows = (Recorder(make_bot("rule")) for _ in range(3))
+    split = SplitBot(calls, leads, follows)
+    res = duplicate(split, "rule", deals=6, seed=3)
+    assert all(r.views for r in (calls, leads, follows))
+    assert all(v.phase in (Phase.AUCTION, Phase.EXCHANGE) for v in calls.views)
+    assert all(v.phase == Phase.PLAY and not v.trick for v in leads.views)
+    assert all(v.phase == Phase.PLAY and v.trick for v in follows.views)
+    # the rule bot in every part is the rule bot: the same play, to the point
+    assert res.mean == 0.0 and res.a_points == res.b_points
+
+
+def test_a_part_of_another_bot_changes_the_play() -> None:
+    random_leads = SplitBot(make_bot("rule"), make_bot("random"), make_bot("rule"))
+    assert duplicate(random_leads, "rule", deals=20, seed=3).mean < 0
+
+
+def test_command_line_rows_and_one_line_errors(capsys) -> None:
+    assert main(["random", "rule", "--parts", "leads,follows", "--deals", "3", "--seed", "1"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("each part of random") and len(out) == 3
+    assert out[1].startswith("leads") and out[2].startswith("follows")
+    for argv in (["nope", "rule"], ["rule", "rule", "--parts", "kitty"],
+                 ["rule", "rule", "--deals", "0"], ["rule", "rule", "--rules", "nowhere"]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err.strip()
+        assert err.startswith("python -m agents.split: error:") and "\n" not in err
