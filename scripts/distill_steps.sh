@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Further anchored steps of search distillation (docs/training.md "Policy iteration"): from
+# START, each step lets the current network play 40,000 hands (its own states), scores every
+# card decision by nmc of that network with 300 worlds, and fits the next network anchored on
+# the current one (T = 3, one epoch).  About 25 minutes a step on 2 CPU cores.
+#   bash scripts/distill_steps.sh [START] [OUT_DIR] [FIRST_SEED] [STEPS]
+# The defaults give the steps measured in docs/training.md (seeds 412-417 from ppo-distilled).
+set -euo pipefail
+agent=${1:-ppo-distilled}
+OUT=${2:-runs/distill-steps}
+seed=${3:-412}
+STEPS=${4:-3}
+HANDS=${HANDS:-20000}  # hands a collection (two a step); a few for a quick check
+PY=${PY:-.venv/bin/python}
+export OMP_NUM_THREADS=1
+mkdir -p "$OUT"
+for step in $(seq 1 "$STEPS"); do
+  a=$seed; b=$((seed + 1)); seed=$((seed + 2))
+  pids=()
+  for s in $a $b; do
+    "$PY" -m train.distill collect --teacher "nmc:$agent,samples=300" --player "$agent" \
+        --hands "$HANDS" --seed "$s" --out "$OUT/r-$s.npz" &
+    pids+=($!)
+  done
+  for p in "${pids[@]}"; do wait "$p"; done  # a failed collection stops the script
+  OMP_NUM_THREADS=2 "$PY" -m train.distill fit --init "$agent" --data "$OUT/r-$a.npz" \
+      "$OUT/r-$b.npz" --epochs 1 --temperature 3 --anchor --out "$OUT/step$step.pt"
+  agent="$OUT/step$step.pt"
+done
+echo "agent: $agent   (fh-eval neural:$agent neural:best --deals 2000 --seed SEED)"
