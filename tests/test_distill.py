@@ -167,6 +167,8 @@ def test_a_widened_network_computes_what_it_started_from() -> None:
         widen(net, [128, 256])
     with pytest.raises(ValueError, match="cannot widen"):
         widen(net, [512])
+    with pytest.raises(ValueError, match="cannot widen"):
+        widen(net, [512, 512, 128])  # an added layer narrower than the last old one
 
 
 def test_an_interrupted_collection_keeps_what_it_has(monkeypatch) -> None:

@@ -87,9 +87,11 @@ def widen(net: PolicyNet, hidden_sizes: Sequence[int],
     input of a layer is a ReLU's output, so ``relu(x) = x`` there)."""
     old = net.hidden_sizes
     sizes = [int(h) for h in hidden_sizes]
-    if len(sizes) < len(old) or any(h < o for h, o in zip(sizes, old)):
+    if len(sizes) < len(old) or any(h < o for h, o in zip(sizes, old)) \
+            or any(h < old[-1] for h in sizes[len(old):]):
         raise ValueError(f"cannot widen hidden layers {old} to {sizes}: each layer must keep "
-                         "at least its width, and no layer may be removed")
+                         "at least its width, an added layer must be as wide as the last, and "
+                         "no layer may be removed")
     wide = PolicyNet(net.obs_size, sizes, generator, net.trump_first, net.num_actions)
     old_linear = [m for m in net.trunk if isinstance(m, nn.Linear)]
     new_linear = [m for m in wide.trunk if isinstance(m, nn.Linear)]
