@@ -13,7 +13,8 @@ read with ``torch.load(..., weights_only=True)``.  The keys a bot needs::
     obs_size       fh_env.observe.OBS_SIZE (4 players; else layout(players).size of its rules)
     num_actions    130 (4 and 3 players; 166 with six: action_table(players).num_actions)
     rules          Rules.to_dict() of the rule set it was trained under
-    policy         {"hidden_sizes": [...], "state_dict": {...}, "trump_first": bool}
+    policy         {"hidden_sizes": [...], "state_dict": {...}, "trump_first": bool,
+                    "features": bool (optional, False: reads agents.features's inputs too)}
 
 Training checkpoints hold more (critic, optimiser, league, random generators; see
 :mod:`train.checkpoint`).  ``make_bot("neural:NAME")`` resolves NAME as a file, a run directory
@@ -60,13 +61,16 @@ class PolicyNet(nn.Module):
     size's layout (:func:`fh_env.observe.layout`; 166 actions with six players).  With ``trump_first`` the network relabels suits so that the
     trump comes first before it reads an observation, and maps its card logits back
     (:func:`fh_env.observe.trump_first_indices`): it learns card play once for all trump suits.
+    With ``features`` it also reads the card-play inputs of :mod:`agents.features` (cards
+    gone, masters, who is winning the trick), which it computes from the observation.
     """
 
     def __init__(self, obs_size: int, hidden_sizes: Sequence[int],
                  generator: torch.Generator | None = None, trump_first: bool = False,
-                 num_actions: int = NUM_ACTIONS) -> None:
+                 num_actions: int = NUM_ACTIONS, features: bool = False) -> None:
         super().__init__()
         self.obs_size = int(obs_size)
+        self.features = bool(features)
         self.num_actions = int(num_actions)
         self.hidden_sizes = [int(h) for h in hidden_sizes]
         self.trump_first = bool(trump_first)
@@ -80,14 +84,41 @@ class PolicyNet(nn.Module):
             # Not saved in state_dict: they follow from the observation layout.
             self.register_buffer("obs_index", torch.from_numpy(obs_index.copy()), False)
             self.register_buffer("action_index", torch.from_numpy(action_index.copy()), False)
+        if self.features:
+            if (self.obs_size, self.num_actions) != (observe.OBS_SIZE, NUM_ACTIONS):
+                raise ValueError("derived card-play features read the 4-player observation "
+                                 f"layout only, not size {self.obs_size}")
+            from agents.features import CardFeatures
+            self.card_features = CardFeatures()
         layers: list[nn.Module] = []
-        width = self.obs_size
+        width = self.input_size
         for h in self.hidden_sizes:
             layers += [init_layer(width, h, math.sqrt(2), generator), nn.ReLU()]
             width = h
         self.trunk = nn.Sequential(*layers)
         self.policy_head = init_layer(width, self.num_actions, 0.01, generator)
         self.value_head = init_layer(width, 1, 1.0, generator)
+
+    @property
+    def input_size(self) -> int:
+        """The trunk's input width: the observation, and the derived inputs if it reads them."""
+        from agents.features import FEATURE_SIZE
+        return self.obs_size + (FEATURE_SIZE if self.features else 0)
+
+    def with_features(self) -> "PolicyNet":
+        """This network reading the derived inputs too, computing exactly what it did: the
+        new inputs enter with zero weights, so a fit starts from the trained agent."""
+        if self.features:
+            return self
+        net = PolicyNet(self.obs_size, self.hidden_sizes, None, self.trump_first,
+                        self.num_actions, features=True)
+        state = self.state_dict()
+        first = next(k for k in state if k.endswith("weight"))
+        weight = torch.zeros(state[first].shape[0], net.input_size)
+        weight[:, :self.obs_size] = state[first]
+        state[first] = weight
+        net.load_state_dict(state)
+        return net
 
     def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Raw logits [B, num_actions] (unmasked) and values [B]."""
@@ -96,6 +127,8 @@ class PolicyNet(nn.Module):
             trump = obs[:, observe.TRUMP_SLICE]
             row = torch.where(trump.sum(1) > 0, trump.argmax(1), 4)
             obs = obs.gather(1, self.obs_index[row])
+        if self.features:
+            obs = torch.cat([obs, self.card_features(obs, row)], dim=1)
         x = self.trunk(obs)
         logits = self.policy_head(x)
         if row is not None:
@@ -228,7 +261,8 @@ def policy_from_checkpoint(data: dict[str, Any], path: str | Path = "?") -> Poli
         policy = data["policy"]
         net = PolicyNet(data["obs_size"], policy["hidden_sizes"],
                         trump_first=bool(policy.get("trump_first", False)),
-                        num_actions=data["num_actions"])
+                        num_actions=data["num_actions"],
+                        features=bool(policy.get("features", False)))
         net.load_state_dict(policy["state_dict"])
     except (KeyError, TypeError, RuntimeError, ValueError, AttributeError) as err:
         raise CheckpointError(f"checkpoint {path}: the policy cannot be loaded: "

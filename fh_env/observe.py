@@ -988,3 +988,17 @@ def trump_first_indices() -> tuple[np.ndarray, np.ndarray]:
 
 #: The trump block of an observation: which row of :func:`trump_first_indices` applies.
 TRUMP_SLICE = LAYOUT["trump"]
+
+
+def rule_flag_slice(name: str) -> tuple[slice, tuple[Any, ...]]:
+    """Where the 0/1 entries of rule option ``name`` lie in a 4-player observation, and the
+    option's choices in the order of its one-hot entries (empty for a single 0/1 entry).
+
+    Why: code that reads an observation (a network's derived inputs) must not re-count the
+    rules block by hand."""
+    start = LAYOUT["rules"].start
+    for flag, width, _ in _RULE_FLAGS:
+        if flag == name:
+            return slice(start, start + width), tuple(_CHOICES.get(name, ()))
+        start += width
+    raise KeyError(f"no 0/1 rule entries named {name!r}")

@@ -337,6 +337,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     f.add_argument("--hidden", metavar="W,W,...",
                    help="widen the starting network to these hidden layers first (as wide or "
                         "wider, as many or more; it starts computing exactly what it did)")
+    f.add_argument("--features", action="store_true",
+                   help="let the network read the derived card-play inputs of agents.features "
+                        "(cards gone, masters, who is winning the trick); they start with zero "
+                        "weights, so it starts computing exactly what it did")
     f.add_argument("--holdout", type=float, default=0.05)
     f.add_argument("--seed", type=int, default=0)
     f.add_argument("--out", required=True, help="the agent checkpoint to write")
@@ -368,6 +372,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             agent = read_checkpoint(path)
             bot = NeuralBot.load(path, greedy=True)
             data = load_data(args.data, bot.rules)
+            if args.features:
+                bot.net = bot.net.with_features()
+                agent["policy"]["features"] = True
             if args.hidden:
                 sizes = _sizes(args.hidden)
                 bot.net = widen(bot.net, sizes)

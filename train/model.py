@@ -92,7 +92,8 @@ def widen(net: PolicyNet, hidden_sizes: Sequence[int],
         raise ValueError(f"cannot widen hidden layers {old} to {sizes}: each layer must keep "
                          "at least its width, an added layer must be as wide as the last, and "
                          "no layer may be removed")
-    wide = PolicyNet(net.obs_size, sizes, generator, net.trump_first, net.num_actions)
+    wide = PolicyNet(net.obs_size, sizes, generator, net.trump_first, net.num_actions,
+                     features=net.features)
     old_linear = [m for m in net.trunk if isinstance(m, nn.Linear)]
     new_linear = [m for m in wide.trunk if isinstance(m, nn.Linear)]
     width = old[-1]  # the old units carried through the extra layers

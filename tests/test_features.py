@@ -1,0 +1,174 @@
+"""The network's derived card-play inputs (agents.features) against the engine's own view."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+import torch
+
+from agents.features import FEATURE_SIZE, FEATURE_SLICES, CardFeatures
+from agents.neural import PolicyNet
+from bench.rule import random_rules
+from conftest import do, mask, start_play
+from fh_env import observe
+from fh_env.cards import NUM_CARDS, TABLES, card_strength, cards_of, parse_card
+from fh_env.engine import Phase, State, trick_order
+from fh_env.observe import TRUMP_FIRST, trump_first_indices
+from fh_env.rules import PRESETS, Rules
+from fh_env.view import seat_view
+
+FEATURES = CardFeatures()
+
+
+def features(view, relabel: bool = False) -> dict[str, np.ndarray]:
+    obs = torch.from_numpy(observe.encode(view)[None].copy())
+    row = None
+    if relabel:
+        trump = obs[:, observe.TRUMP_SLICE]
+        row = torch.where(trump.sum(1) > 0, trump.argmax(1), 4)
+        obs = obs.gather(1, torch.from_numpy(trump_first_indices()[0].copy())[row])
+    out = FEATURES(obs, row)[0].numpy()
+    return {name: out[s] for name, s in FEATURE_SLICES.items()}
+
+
+def bits(m: int) -> np.ndarray:
+    out = np.zeros(NUM_CARDS, dtype=np.float32)
+    out[list(cards_of(m))] = 1.0
+    return out
+
+
+def expected(view) -> dict[str, np.ndarray]:
+    """The same blocks from the view, card by card with fh_env.cards's functions."""
+    ctx, unseen = view.context, view.unseen
+    suit = TABLES.suit[ctx]
+
+    def own(c: int) -> int:
+        return card_strength(c, ctx, min(suit[c], 3))
+
+    masters = [c for c in cards_of(view.hand)
+               if not any((suit[d] == suit[c] or suit[d] == 4) and own(d) > own(c)
+                          for d in cards_of(unseen))]
+    out = np.zeros(5, dtype=np.float32)
+    for d in cards_of(unseen):
+        out[suit[d]] += 1 / 11
+    winning, best, beats = np.zeros(4, np.float32), 0, 0
+    if view.trick:
+        n = view.rules.players
+        seats = trick_order(view.leader, view.sitting_out, n)
+        keys = [card_strength(c, ctx, view.led) for c in view.trick]
+        i = int(np.argmax(keys))
+        if keys[i] >= 0:
+            winning[(seats[i] - view.seat) % n] = 1.0
+            best = 1 << view.trick[i]
+        beats = sum(1 << c for c in cards_of(view.hand)
+                    if card_strength(c, ctx, view.led) > max(keys))
+    return {"played": bits(view.played), "unseen": bits(unseen),
+            "masters": bits(sum(1 << c for c in masters)), "out": out, "winning": winning,
+            "best": bits(best), "beats": bits(beats)}
+
+
+RULE_SETS = [Rules.preset(name) for name in PRESETS if Rules.preset(name).players == 4] + [
+    random_rules(random.Random(f"features/{k}")) for k in range(12)]
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.deck + "-" + str(hash(r) % 997))
+def test_features_match_the_view_through_random_play(rules):
+    """Property: at every decision of random hands, for the seat on turn and another seat,
+    the blocks equal what the view says, and relabelled they are the same blocks with the
+    card ids (and suits) relabelled."""
+    rng = random.Random(f"features-play/{rules}")
+    index = trump_first_indices()[0][:, observe.LAYOUT["hand"]] - observe.LAYOUT["hand"].start
+    checked, plays = 0, 0
+    while plays < 60:
+        state = State(rules, seed=rng.randrange(1 << 30))
+        while not state.is_terminal:
+            for seat in {state.turn, (state.turn + 1) % 4}:
+                view = seat_view(state, seat)
+                got, want = features(view), expected(view)
+                for name in want:
+                    np.testing.assert_allclose(got[name], want[name], atol=1e-6,
+                                               err_msg=f"{name} {state.phase} ctx {view.context}")
+                if view.phase == Phase.PLAY:
+                    rel = features(view, relabel=True)
+                    row = view.context if view.context < 4 else 4
+                    for name in ("played", "unseen", "masters", "best", "beats"):
+                        np.testing.assert_array_equal(rel[name], got[name][index[row]], name)
+                    np.testing.assert_array_equal(rel["winning"], got["winning"])
+                    labels = TRUMP_FIRST[row] if row < 4 else range(4)
+                    np.testing.assert_allclose(rel["out"][list(labels) + [4]], got["out"],
+                                               atol=1e-6)
+                    plays += 1
+                checked += 1
+            state.apply(rng.choice(state.legal_actions()))
+    assert checked > plays
+
+
+def test_a_hand_built_trick():
+    """Spades trump, seat 0 declarer, on a hand-built deal: which cards are gone and still
+    out, which are masters (the joker over the right bower, the left bower a trump and not a
+    club), who is winning a trick and which cards would take it."""
+    state = start_play(Rules(), ["JS AS 5S 6S 7H 8D 9D 10D 4H 5D",
+                                 "KS AH 6H 8H 9H 10H 7D 6D 5C 6C",
+                                 "QS QH 7C 8C 9C 10C JC 4D JD QD",
+                                 "JK 10S KH 9S 8S 7S QC KC AC AD"],
+                       "6S", kitty="KD JH 5H", declarer=0)
+    do(state, "JS", "KS", "QS", "7S")  # seat 0 wins with the right bower
+    do(state, "AS", "AH", "JC", "8S")  # seat 1 has no trump left; the left bower wins
+    view = seat_view(state, 1)
+    f = features(view)
+    gone = [parse_card(c) for c in ("JS", "KS", "QS", "7S", "AS", "AH", "JC", "8S")]
+    assert f["played"][gone].all() and f["played"].sum() == 8
+    assert f["unseen"][gone].sum() == 0 and f["unseen"][parse_card("JK")] == 1
+    assert f["masters"][parse_card("10H")] == 0  # KH and QH are out
+    f3 = features(seat_view(state, 3))
+    # every trump above its 10S has gone, and the AH: all eight of its cards are masters
+    assert f3["masters"].sum() == 8 and f3["masters"][parse_card("10S")] == 1
+    assert f3["winning"].sum() == 0 and f3["beats"].sum() == 0  # no trick in progress
+    state2 = start_play(Rules(), ["JS AS 5S 6S 7H 8D 9D 10D 4H 5D",
+                                  "KS AH 6H 8H 9H 10H 7D 6D 5C 6C",
+                                  "QS QH 7C 8C 9C 10C JC 4D JD QD",
+                                  "JK 10S KH 9S 8S 7S QC KC AC AD"],
+                        "6S", kitty="KD JH 5H", declarer=0)
+    do(state2, "7H", "AH")  # seat 0 leads 7H, seat 1 takes the lead with AH
+    v3 = seat_view(state2, 2)
+    f3 = features(v3)
+    assert f3["winning"].tolist() == [0, 0, 0, 1]  # seat 1 is three seats to seat 2's left
+    assert f3["best"][parse_card("AH")] == 1 and f3["best"].sum() == 1
+    assert f3["beats"][parse_card("QS")] == 1 and f3["beats"][parse_card("QH")] == 0
+    assert f3["masters"][parse_card("QS")] == 0  # JK, 10S, 9S ... and the bowers are out
+    f4 = features(seat_view(state2, 3))
+    # QC is the top club: the JC is out but is a trump (the left bower), not a club
+    assert f4["unseen"][parse_card("JC")] == 1 and f4["masters"][parse_card("QC")] == 1
+    assert f4["masters"][parse_card("10S")] == 0 and f4["masters"][parse_card("JK")] == 1
+    # trumps it cannot place: JS AS 5S 6S (seat 0), KS (seat 1), QS JC (seat 2)
+    assert round(float(f4["out"][0]) * 11) == 7
+    v0 = seat_view(state2, 0)
+    f0 = features(v0)
+    assert f0["masters"][parse_card("JS")] == 0  # the joker outranks the right bower
+    assert f0["masters"].sum() == 0  # every suit has a higher card out
+    assert f0["unseen"][parse_card("KD")] == 0  # its own discards: the kitty it put back
+    assert f0["unseen"][[parse_card("4S"), parse_card("4C")]].sum() == 0  # not in a 43 deck
+
+
+def test_a_policy_with_features_reads_them_and_starts_like_the_network_it_extends():
+    net = PolicyNet(observe.OBS_SIZE, [32, 16], torch.Generator().manual_seed(0),
+                    trump_first=True)
+    wide = net.with_features()
+    assert wide.features and wide.trunk[0].in_features == observe.OBS_SIZE + FEATURE_SIZE
+    rng = random.Random(5)
+    obs = []
+    for k in range(30):
+        state = State(Rules(), seed=k)
+        while not state.is_terminal and rng.random() < 0.97:
+            state.apply(rng.choice(state.legal_actions()))
+        if not state.is_terminal:
+            obs.append(observe.encode(seat_view(state, state.turn)))
+    x = torch.from_numpy(np.stack(obs))
+    a, b = net(x), wide(x)
+    torch.testing.assert_close(a[0], b[0])
+    torch.testing.assert_close(a[1], b[1])
+    with torch.no_grad():
+        wide.trunk[0].weight[:, observe.OBS_SIZE:] = 1.0
+    assert not torch.allclose(wide(x)[0], a[0])  # the new inputs reach the logits
