@@ -172,3 +172,47 @@ def test_a_policy_with_features_reads_them_and_starts_like_the_network_it_extend
     with torch.no_grad():
         wide.trunk[0].weight[:, observe.OBS_SIZE:] = 1.0
     assert not torch.allclose(wide(x)[0], a[0])  # the new inputs reach the logits
+
+
+def test_features_train_under_ppo_survive_checkpoints_and_must_match(tmp_path):
+    """fh-train with ``features = true``: an update runs, the exported agent plays exactly the
+    trainer's policy, and a run without them refuses the checkpoint (and an init_policy)."""
+    from pathlib import Path
+
+    from agents.neural import CheckpointError, NeuralBot, read_checkpoint
+    from train.checkpoint import export_agent, load_initial_policy, load_into, save_atomic, \
+        state_of
+    from train.config import TrainConfig
+    from train.ppo import Trainer
+
+    smoke = Path(__file__).resolve().parent.parent / "configs" / "train" / "smoke.toml"
+    cfg = TrainConfig.from_toml(smoke)
+    cfg.trump_first = cfg.features = True
+    trainer = Trainer(cfg)
+    before = trainer.model.policy.trunk[0].weight[:, observe.OBS_SIZE:].clone()
+    trainer.train_update()
+    assert not torch.equal(before, trainer.model.policy.trunk[0].weight[:, observe.OBS_SIZE:])
+    export_agent(trainer, tmp_path / "agent.pt")
+    save_atomic(state_of(trainer), tmp_path / "checkpoint.pt")
+    bot = NeuralBot.load(tmp_path / "agent.pt")
+    assert bot.net.features
+    rng = random.Random(3)
+    state = State(Rules(), seed=3)
+    while state.phase != Phase.PLAY or len(state.trick) < 2:
+        state = State(Rules(), seed=rng.randrange(99)) if state.is_terminal else state
+        state.apply(rng.choice(state.legal_actions()))
+    obs = torch.from_numpy(observe.encode(seat_view(state, state.turn))).unsqueeze(0)
+    assert torch.equal(bot.net(obs)[0], trainer.model.policy.eval()(obs)[0])
+    plain = TrainConfig.from_toml(smoke)
+    plain.trump_first = True
+    other = Trainer(plain)
+    with pytest.raises(CheckpointError, match="features"):
+        load_into(other, read_checkpoint(tmp_path / "checkpoint.pt"))
+    with pytest.raises(CheckpointError, match="features"):
+        load_initial_policy(other, str(tmp_path / "agent.pt"))
+
+
+def test_features_are_refused_outside_the_four_player_layout():
+    with pytest.raises(ValueError, match="4-player"):
+        PolicyNet(observe.layout(3).size, [8], num_actions=observe.layout(3).num_actions,
+                  features=True)

@@ -74,6 +74,7 @@ def agent_part(trainer: "Trainer") -> dict[str, Any]:
         "rules": trainer.rules.to_dict(),
         "policy": {"hidden_sizes": list(policy.hidden_sizes),
                    "trump_first": policy.trump_first,
+                   "features": policy.features,
                    "state_dict": _cpu(policy.state_dict())},
     }
 
@@ -118,6 +119,8 @@ def load_into(trainer: "Trainer", data: dict[str, Any], path: str | Path = "?") 
         policy_sd = data["policy"]["state_dict"]
         if bool(data["policy"].get("trump_first", False)) != trainer.model.policy.trump_first:
             raise CheckpointError(f"checkpoint {path}: trump_first differs from this run's")
+        if bool(data["policy"].get("features", False)) != trainer.model.policy.features:
+            raise CheckpointError(f"checkpoint {path}: features differs from this run's")
         _check_shapes(trainer.model.policy.state_dict(), policy_sd, "policy", path)
         critic = trainer.model.critic
         if (critic is None) != (data["critic"] is None):
@@ -170,6 +173,7 @@ def load_initial_policy(trainer: "Trainer", name: str) -> Path:
         theirs = data["policy"]["state_dict"]
         size = (int(data["obs_size"]), int(data["num_actions"]))
         trump_first = bool(data["policy"].get("trump_first", False))
+        features = bool(data["policy"].get("features", False))
     except (KeyError, TypeError, ValueError) as err:
         raise CheckpointError(f"checkpoint {path} is incomplete or malformed: "
                               f"{type(err).__name__}: {err}") from None
@@ -179,6 +183,9 @@ def load_initial_policy(trainer: "Trainer", name: str) -> Path:
                               f"{policy.num_actions}): another table size")
     if trump_first != policy.trump_first:
         raise CheckpointError(f"init_policy {path}: trump_first differs from this run's")
+    if features != policy.features:
+        raise CheckpointError(f"init_policy {path}: features differs from this run's "
+                              "(set features = true to continue an agent that reads them)")
     _check_shapes(policy.state_dict(), theirs, "policy", path)
     policy.load_state_dict(theirs)
     return Path(path)

@@ -91,6 +91,11 @@ class TrainConfig:
     """Relabel suits so the trump comes first before the network reads an observation (see
     agents.neural.PolicyNet): card play is learnt once for every trump suit.  Four players
     only (it relabels the 4-player observation layout); refused with other table sizes."""
+    features: bool = False
+    """Let the network also read the card-play inputs it derives from the observation
+    (agents.features: cards gone and still out, masters, who is winning the trick).  Four
+    players only.  Search distillation gained with them where a plain fit had stopped
+    (docs/training.md); an init_policy must match (``train.distill fit --features`` makes one)."""
     central_critic: bool = False
     """Give the value function its own network fed the whole state (fh_env.observe.encode_state)
     from the acting seat's side: a centralised critic used only in training; the policy sees
@@ -191,6 +196,10 @@ class TrainConfig:
                 problems.append(f"config trump_first=true is invalid with rules={self.rules!r} "
                                 f"({players} players): it relabels the 4-player observation "
                                 "layout only; set trump_first = false")
+            if self.features and (players := self.make_rules().players) != 4:
+                problems.append(f"config features=true is invalid with rules={self.rules!r} "
+                                f"({players} players): the derived inputs read the 4-player "
+                                "observation layout only; set features = false")
             if self.workers > self.num_envs:
                 problems.append(f"config workers={self.workers} is invalid: expected at most "
                                 f"num_envs={self.num_envs} (the workers share num_envs games)")

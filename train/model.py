@@ -43,9 +43,10 @@ class ActorCritic(nn.Module):
 
     def __init__(self, obs_size: int, hidden_sizes: Sequence[int], state_size: int = 0,
                  generator: torch.Generator | None = None, trump_first: bool = False,
-                 num_actions: int = NUM_ACTIONS) -> None:
+                 num_actions: int = NUM_ACTIONS, features: bool = False) -> None:
         super().__init__()
-        self.policy = PolicyNet(obs_size, hidden_sizes, generator, trump_first, num_actions)
+        self.policy = PolicyNet(obs_size, hidden_sizes, generator, trump_first, num_actions,
+                                features)
         self.critic = CentralCritic(state_size, hidden_sizes, generator) if state_size else None
 
     def forward(self, obs: torch.Tensor, mask: torch.Tensor,

@@ -198,7 +198,8 @@ class Trainer:
         layout = observe.layout(self.rules.players)  # this table size's observations, actions
         state_size = layout.state_size if cfg.central_critic else 0
         self.model = ActorCritic(layout.size, cfg.hidden_sizes, state_size, self.torch_rng,
-                                 cfg.trump_first, layout.num_actions).to(self.device)
+                                 cfg.trump_first, layout.num_actions,
+                                 cfg.features).to(self.device)
         #: The learner's side is drawn among these; the side of each seat.
         self.players, self.sides = self.rules.players, self.rules.sides
         self.side_of_seat = np.array([side_of(self.players, s) for s in range(self.players)])
