@@ -5,6 +5,9 @@
 # the current one (T = 3, one epoch).  About 25 minutes a step on 2 CPU cores.
 #   bash scripts/distill_steps.sh [START] [OUT_DIR] [FIRST_SEED] [STEPS]
 # The defaults give the steps measured in docs/training.md (seeds 412-417 from ppo-distilled).
+# FEATURES=1 lets the fitted networks read agents.features's derived card-play inputs (the
+# first such step adds them with zero weights; docs/training.md "Derived card-play inputs").
+# EXTRA="r-418.npz r-419.npz" adds data files to every fit.
 set -euo pipefail
 agent=${1:-ppo-distilled}
 OUT=${2:-runs/distill-steps}
@@ -12,6 +15,9 @@ seed=${3:-412}
 STEPS=${4:-3}
 HANDS=${HANDS:-20000}  # hands a collection (two a step); a few for a quick check
 PY=${PY:-.venv/bin/python}
+FIT=()
+[ "${FEATURES:-0}" = 1 ] && FIT+=(--features)
+read -r -a extra <<< "${EXTRA:-}"
 export OMP_NUM_THREADS=1
 mkdir -p "$OUT"
 for step in $(seq 1 "$STEPS"); do
@@ -24,7 +30,8 @@ for step in $(seq 1 "$STEPS"); do
   done
   for p in "${pids[@]}"; do wait "$p"; done  # a failed collection stops the script
   OMP_NUM_THREADS=2 "$PY" -m train.distill fit --init "$agent" --data "$OUT/r-$a.npz" \
-      "$OUT/r-$b.npz" --epochs 1 --temperature 3 --anchor --out "$OUT/step$step.pt"
+      "$OUT/r-$b.npz" ${extra[@]+"${extra[@]}"} --epochs 1 --temperature 3 --anchor \
+      ${FIT[@]+"${FIT[@]}"} --out "$OUT/step$step.pt"
   agent="$OUT/step$step.pt"
 done
 echo "agent: $agent   (fh-eval neural:$agent neural:best --deals 2000 --seed SEED)"
