@@ -129,12 +129,13 @@ class CardFeatures(nn.Module):
 
         # the trick in progress: the last started slot, if it has fewer cards than players
         started = leaders.sum(2) > 0  # [B, 10]
-        last = (started.long() * torch.arange(1, 11)).argmax(1)
-        trick = cards[torch.arange(b), last]  # [B, 4, C]
+        last = (started.long() * torch.arange(1, 11, device=obs.device)).argmax(1)
+        rows = torch.arange(b, device=obs.device)
+        trick = cards[rows, last]  # [B, 4, C]
         count = trick.sum((1, 2))
         players = 4 - obs[:, _L["sitting_out"]].sum(1)
         live = started.any(1) & (count > 0) & (count < players)
-        led = obs[:, _L["tricks"]].view(b, 10, _SLOT)[torch.arange(b), last, -4:].argmax(1)
+        led = slots[rows, last, -4:].argmax(1)
         key = self.strength[ctx, led]  # [B, C]: -1 cannot win
         seat_key = (trick * (key[:, None, :] + 2)).amax(2) - 2  # [B, 4]; -2: no card
         top = seat_key.amax(1)
