@@ -7,7 +7,8 @@
 # The defaults give the steps measured in docs/training.md (seeds 412-417 from ppo-distilled).
 # FEATURES=1 lets the fitted networks read agents.features's derived card-play inputs (the
 # first such step adds them with zero weights; docs/training.md "Derived card-play inputs").
-# EXTRA="r-418.npz r-419.npz" adds data files to every fit.
+# KEEP=1 fits each step on this run's earlier data too (newest first), as the shipped
+# ppo-distilled-f3 was:  FEATURES=1 KEEP=1 bash scripts/distill_steps.sh ppo-distilled-5 DIR 418 3
 set -euo pipefail
 agent=${1:-ppo-distilled}
 OUT=${2:-runs/distill-steps}
@@ -16,8 +17,8 @@ STEPS=${4:-3}
 HANDS=${HANDS:-20000}  # hands a collection (two a step); a few for a quick check
 PY=${PY:-.venv/bin/python}
 FIT=()
-[ "${FEATURES:-0}" = 1 ] && FIT+=(--features)
-read -r -a extra <<< "${EXTRA:-}"
+if [ "${FEATURES:-0}" = 1 ]; then FIT+=(--features); fi
+earlier=()  # this run's data of the steps before, newest first (KEEP=1)
 export OMP_NUM_THREADS=1
 mkdir -p "$OUT"
 for step in $(seq 1 "$STEPS"); do
@@ -30,8 +31,11 @@ for step in $(seq 1 "$STEPS"); do
   done
   for p in "${pids[@]}"; do wait "$p"; done  # a failed collection stops the script
   OMP_NUM_THREADS=2 "$PY" -m train.distill fit --init "$agent" --data "$OUT/r-$a.npz" \
-      "$OUT/r-$b.npz" ${extra[@]+"${extra[@]}"} --epochs 1 --temperature 3 --anchor \
+      "$OUT/r-$b.npz" ${earlier[@]+"${earlier[@]}"} --epochs 1 --temperature 3 --anchor \
       ${FIT[@]+"${FIT[@]}"} --out "$OUT/step$step.pt"
+  if [ "${KEEP:-0}" = 1 ]; then
+    earlier=("$OUT/r-$a.npz" "$OUT/r-$b.npz" ${earlier[@]+"${earlier[@]}"})
+  fi
   agent="$OUT/step$step.pt"
 done
 echo "agent: $agent   (fh-eval neural:$agent neural:best --deals 2000 --seed SEED)"
