@@ -140,6 +140,14 @@ def test_command_line_collects_fits_and_refuses_bad_files(tmp_path, capsys) -> N
     assert distill.main(["fit", "--init", "ppo-long", "--data", str(data), "--epochs", "1",
                          "--hidden", "300,260,256", "--out", str(wide)]) == 0
     assert NeuralBot.load(str(wide)).net.hidden_sizes == [300, 260, 256]
+    feat = tmp_path / "feat.pt"
+    assert distill.main(["fit", "--init", "ppo-long", "--data", str(data), "--epochs", "1",
+                         "--features", "--hidden", "300,256", "--out", str(feat)]) == 0
+    net = NeuralBot.load(str(feat)).net
+    assert net.features and net.hidden_sizes == [300, 256]
+    assert distill.main(["fit", "--init", str(feat), "--data", str(data), "--epochs", "1",
+                         "--features", "--out", str(tmp_path / "feat2.pt")]) == 0
+    assert NeuralBot.load(str(tmp_path / "feat2.pt")).net.features
     capsys.readouterr()
     for bad_sizes in ("128,128", "wide", "300,0"):
         assert distill.main(["fit", "--init", "ppo-long", "--data", str(data), "--hidden",
