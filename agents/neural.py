@@ -14,7 +14,7 @@ read with ``torch.load(..., weights_only=True)``.  The keys a bot needs::
     num_actions    130 (4 and 3 players; 166 with six: action_table(players).num_actions)
     rules          Rules.to_dict() of the rule set it was trained under
     policy         {"hidden_sizes": [...], "state_dict": {...}, "trump_first": bool,
-                    "features": bool (optional, False: reads agents.features's inputs too)}
+                    "features": bool (optional; true: it also reads agents.features's inputs)}
 
 Training checkpoints hold more (critic, optimiser, league, random generators; see
 :mod:`train.checkpoint`).  ``make_bot("neural:NAME")`` resolves NAME as a file, a run directory
@@ -39,6 +39,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from agents.features import FEATURE_SIZE, CardFeatures
 from fh_env import NUM_ACTIONS, Rules, SeatView
 from fh_env import observe
 
@@ -88,7 +89,6 @@ class PolicyNet(nn.Module):
             if (self.obs_size, self.num_actions) != (observe.OBS_SIZE, NUM_ACTIONS):
                 raise ValueError("derived card-play features read the 4-player observation "
                                  f"layout only, not size {self.obs_size}")
-            from agents.features import CardFeatures
             self.card_features = CardFeatures()
         layers: list[nn.Module] = []
         width = self.input_size
@@ -102,7 +102,6 @@ class PolicyNet(nn.Module):
     @property
     def input_size(self) -> int:
         """The trunk's input width: the observation, and the derived inputs if it reads them."""
-        from agents.features import FEATURE_SIZE
         return self.obs_size + (FEATURE_SIZE if self.features else 0)
 
     def with_features(self) -> "PolicyNet":
@@ -113,7 +112,7 @@ class PolicyNet(nn.Module):
         net = PolicyNet(self.obs_size, self.hidden_sizes, None, self.trump_first,
                         self.num_actions, features=True)
         state = self.state_dict()
-        first = next(k for k in state if k.endswith("weight"))
+        first = "trunk.0.weight"  # the only layer that reads the inputs
         weight = torch.zeros(state[first].shape[0], net.input_size)
         weight[:, :self.obs_size] = state[first]
         state[first] = weight
