@@ -69,11 +69,13 @@ def expected(view) -> dict[str, np.ndarray]:
             "best": bits(best), "beats": bits(beats)}
 
 
-RULE_SETS = [Rules.preset(name) for name in PRESETS if Rules.preset(name).players == 4] + [
+NAMES = [name for name in PRESETS if Rules.preset(name).players == 4]
+RULE_SETS = [Rules.preset(name) for name in NAMES] + [
     random_rules(random.Random(f"features/{k}")) for k in range(12)]
+IDS = NAMES + [f"random-{k}" for k in range(12)]
 
 
-@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.deck + "-" + str(hash(r) % 997))
+@pytest.mark.parametrize("rules", RULE_SETS, ids=IDS)
 def test_features_match_the_view_through_random_play(rules):
     """Property: at every decision of random hands, for the seat on turn and another seat,
     the blocks equal what the view says, and relabelled they are the same blocks with the
