@@ -43,13 +43,15 @@ _L = observe.LAYOUT
 _SLOT = observe.TRICK_WIDTH
 
 
-def _block(name: str) -> slice:
-    start = sum(w for n, w in BLOCKS[:[n for n, _ in BLOCKS].index(name)])
-    return slice(start, start + dict(BLOCKS)[name])
+def _slices() -> dict[str, slice]:
+    out, start = {}, 0
+    for name, width in BLOCKS:
+        out[name], start = slice(start, start + width), start + width
+    return out
 
 
 #: Where each block lies in :meth:`CardFeatures.forward`'s output (tests read these).
-FEATURE_SLICES: dict[str, slice] = {name: _block(name) for name, _ in BLOCKS}
+FEATURE_SLICES: dict[str, slice] = _slices()
 
 
 class CardFeatures(nn.Module):
@@ -67,8 +69,8 @@ class CardFeatures(nn.Module):
         for i, name in enumerate(decks):
             deck[i, list(DECKS[name])] = 1.0
         self.register_buffer("deck", deck, False)
-        self.j5_index = observe.rule_flag_slice("notrump_ranking")[0].start + \
-            observe.rule_flag_slice("notrump_ranking")[1].index("j5")
+        ranking, choices = observe.rule_flag_slice("notrump_ranking")
+        self.j5_index = ranking.start + choices.index("j5")
         self.jokers_low_index = observe.rule_flag_slice("jokers_low_in_nullo")[0].start
         bid = _L["bid"].start
         self.nullo_bids = [bid + b - 1 for b in A.NULLO_TYPES]
