@@ -57,8 +57,8 @@ FEATURE_SLICES: dict[str, slice] = _slices()
 class CardFeatures(nn.Module):
     """The derived blocks of a batch of 4-player observations (a pure function, no weights).
 
-    ``relabelled``: the observations went through :func:`fh_env.observe.trump_first_indices`
-    (row ``row``), so a suit contract's trump is spades and card ids are relabelled; the deck
+    Given ``row``, the observations went through :func:`fh_env.observe.trump_first_indices`
+    (that row each), so a suit contract's trump is spades and card ids are relabelled; the deck
     is relabelled the same way and the trump context is spades."""
 
     def __init__(self) -> None:

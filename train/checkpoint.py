@@ -117,10 +117,7 @@ def load_into(trainer: "Trainer", data: dict[str, Any], path: str | Path = "?") 
     train = data["train"]
     try:
         policy_sd = data["policy"]["state_dict"]
-        if bool(data["policy"].get("trump_first", False)) != trainer.model.policy.trump_first:
-            raise CheckpointError(f"checkpoint {path}: trump_first differs from this run's")
-        if bool(data["policy"].get("features", False)) != trainer.model.policy.features:
-            raise CheckpointError(f"checkpoint {path}: features differs from this run's")
+        _check_options(data["policy"], trainer.model.policy, f"checkpoint {path}")
         _check_shapes(trainer.model.policy.state_dict(), policy_sd, "policy", path)
         critic = trainer.model.critic
         if (critic is None) != (data["critic"] is None):
@@ -172,8 +169,6 @@ def load_initial_policy(trainer: "Trainer", name: str) -> Path:
     try:
         theirs = data["policy"]["state_dict"]
         size = (int(data["obs_size"]), int(data["num_actions"]))
-        trump_first = bool(data["policy"].get("trump_first", False))
-        features = bool(data["policy"].get("features", False))
     except (KeyError, TypeError, ValueError) as err:
         raise CheckpointError(f"checkpoint {path} is incomplete or malformed: "
                               f"{type(err).__name__}: {err}") from None
@@ -181,14 +176,23 @@ def load_initial_policy(trainer: "Trainer", name: str) -> Path:
         raise CheckpointError(f"init_policy {path}: its observations and actions ({size[0]}, "
                               f"{size[1]}) are not this run's ({policy.obs_size}, "
                               f"{policy.num_actions}): another table size")
-    if trump_first != policy.trump_first:
-        raise CheckpointError(f"init_policy {path}: trump_first differs from this run's")
-    if features != policy.features:
-        raise CheckpointError(f"init_policy {path}: features differs from this run's "
-                              "(set features = true to continue an agent that reads them)")
+    _check_options(data["policy"], policy, f"init_policy {path}")
     _check_shapes(policy.state_dict(), theirs, "policy", path)
     policy.load_state_dict(theirs)
     return Path(path)
+
+
+#: The network options a checkpoint records beside its weights; a run must match each.
+NETWORK_OPTIONS = ("trump_first", "features")
+
+
+def _check_options(theirs: Any, policy: Any, what: str) -> None:
+    """Refuse a policy whose network options (:data:`NETWORK_OPTIONS`, absent = False) differ
+    from ``policy``'s: the weights would load into a network that reads other inputs."""
+    for name in NETWORK_OPTIONS:
+        if bool(theirs.get(name, False)) != getattr(policy, name):
+            raise CheckpointError(f"{what}: {name} differs from this run's (set {name} = "
+                                  f"{str(bool(theirs.get(name, False))).lower()} to use it)")
 
 
 def _check_shapes(ours: dict[str, torch.Tensor], theirs: Any, what: str,
