@@ -53,6 +53,9 @@ class RolloutNet:
     """Greedy actions of a :class:`agents.neural.PolicyNet` for rows of an observation batch."""
 
     def __init__(self, net: PolicyNet) -> None:
+        if net.features:
+            raise ValueError("network rollouts read the observation alone, and this network "
+                             "also reads agents.features's derived inputs: use rollout=rule")
         linears = [m for m in net.trunk if isinstance(m, torch.nn.Linear)]
         with torch.no_grad():
             first = linears[0].weight.numpy().T.astype(np.float32)  # [obs, width]

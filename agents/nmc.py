@@ -65,6 +65,8 @@ class NetworkMCBot:
             raise ValueError(f"nmc infer={infer}: the exponent of the weights is at least 0")
         if rollout not in ROLLOUTS:
             raise ValueError(f"nmc rollout={rollout!r}: choose one of {', '.join(ROLLOUTS)}")
+        if rollout == "net" and network.net.features:
+            RolloutNet(network.net)  # refuses it, in one line, before the first decision
         self.rollout = rollout
         self.network = network
         self.search = FastMCBot(samples=samples)

@@ -198,3 +198,21 @@ def test_an_interrupted_collection_keeps_what_it_has(monkeypatch) -> None:
     assert 0 < n < 50 * 40
     assert len(data["records"]) == len(data["scores"]) == n
     assert np.isfinite(data["scores"].astype(np.float32)).sum(axis=1).max() > 1  # searched
+
+
+def test_an_opponent_holds_one_partnership_and_its_decisions_are_not_stored() -> None:
+    """``--opponent rule``: in every hand only one partnership's decisions are stored, the
+    sides swap from one hand of a table to the next, and the stored ones are still searched."""
+    teacher = make_bot("nmc:ppo-long,samples=4")
+    data = distill.collect(teacher, hands=12, seed=9, num_envs=2, progress=False,
+                           opponent="rule")
+    records = data["records"]
+    sides: dict[bytes, set[int]] = {}
+    for record in records:
+        sides.setdefault(record["dealt_hands"].tobytes(), set()).add(int(record["turn"]) % 2)
+    assert len(sides) >= 10, "a dozen hands, each with stored decisions"
+    assert all(len(s) == 1 for s in sides.values()), "one partnership a hand"
+    assert {next(iter(s)) for s in sides.values()} == {0, 1}, "the sides swap"
+    assert np.isfinite(data["scores"].astype(np.float32)).sum(axis=1).max() > 1
+    with pytest.raises(ValueError, match="batched tables"):
+        distill.collect(teacher, hands=1, seed=9, num_envs=1, progress=False, opponent="mc")

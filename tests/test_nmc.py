@@ -191,10 +191,17 @@ def test_network_rollouts_are_the_network_playing_on_the_engine() -> None:
 
 
 def test_network_rollouts_are_named_in_the_spec() -> None:
-    assert make_bot("nmc:best,samples=5,rollout=net").rollout == "net"
+    assert make_bot("nmc:ppo-distilled,samples=5,rollout=net").rollout == "net"
     assert make_bot("nmc:best").rollout == "rule"
     with pytest.raises(ValueError, match="rollout"):
         check_spec("nmc:best,rollout=mc")
+
+
+def test_network_rollouts_refuse_a_network_with_derived_inputs() -> None:
+    """The compiled rollouts read the observation alone: a network that also reads
+    agents.features's inputs (neural:best) would be played without them, so it is refused."""
+    with pytest.raises(ValueError, match="rollout=rule"):
+        make_bot("nmc:best,rollout=net")
 
 
 def test_rollout_net_logits_are_the_networks() -> None:

@@ -62,10 +62,17 @@ FORMAT = "fivehundred-rl/distill-data"
 
 # ---------------------------------------------------------------------- collecting
 def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
-            player: NeuralBot | None = None, progress: bool = True) -> dict[str, np.ndarray]:
+            player: NeuralBot | None = None, progress: bool = True,
+            opponent: str | None = None) -> dict[str, np.ndarray]:
     """``hands`` hands of ``teacher`` (or of ``player``, labelled by ``teacher``) on every
     seat: each decision's game record, the teacher's action and, where the search ran, the
     score of every legal action (NaN elsewhere).
+
+    With ``opponent`` (a bot spec the batched tables play, e.g. ``rule``), one partnership
+    plays that bot instead, the partnerships swapping at every hand of a table; only the
+    other partnership's decisions are searched and stored.  Why: self-play states are those
+    of the network against itself, and the steps learn to play against it; these are the
+    states of the network against another player (4 players only).
 
     Interrupted (Ctrl-C; ``main`` turns SIGTERM into the same), it returns what it has: every
     decision stands alone, so a long collection can be cut short without losing its work."""
@@ -78,6 +85,9 @@ def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
             raise ValueError(f"{bot.name} plays other rules than the teacher's network")
     n = min(num_envs, hands)
     venv = VectorEnv(n, rules, seed=game_seed(seed, STREAM, 0))
+    other = _opponent(opponent, rules) if opponent else None
+    theirs = np.arange(n) % 2  # the partnership the opponent holds, by table (swaps a hand)
+    their_rngs = [random.Random(f"{seed}/opponent/{i}") for i in range(n)]
     rng = random.Random(seed)
     steps: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # (records, labels, scores)
     started, active = n, np.ones(n, dtype=bool)
@@ -86,6 +96,12 @@ def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
         while active.any():
             rows = np.flatnonzero(active)
             games = venv.fast.games
+            actions = np.full(n, -1, dtype=np.int64)
+            if other is not None:
+                mine = venv.seat[rows] % 2 != theirs[rows]
+                actions[rows[~mine]] = other(venv.fast, rows[~mine], venv.mask,
+                                              their_rngs.__getitem__)
+                rows = rows[mine]
             labels_now = _greedy(network.net, venv.obs[rows], venv.mask[rows])
             played = labels_now if player is None else _greedy(player.net, venv.obs[rows],
                                                                venv.mask[rows])
@@ -103,11 +119,11 @@ def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
             # one append per step: an interruption keeps whole steps only
             steps.append((games[rows].copy(), labels_now.astype(np.int16),
                           q.astype(np.float16)))
-            actions = np.full(n, -1, dtype=np.int64)
             actions[rows] = played
             *_, infos = venv.step(actions)
             for i in np.flatnonzero(infos["hand_over"]).tolist():
                 bar.update(1)
+                theirs[i] ^= 1
                 if started < hands:
                     started += 1
                 else:
@@ -121,6 +137,20 @@ def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
     records, labels, scores = zip(*steps)
     return {"records": np.concatenate(records), "labels": np.concatenate(labels),
             "scores": np.concatenate(scores)}
+
+
+def _opponent(spec: str, rules: Rules):
+    """The batched player of the bot ``spec`` (:func:`agents.batched.batch_player`)."""
+    from agents.batched import batch_player
+    from agents.registry import make_bot
+
+    if rules.players != 4:
+        raise ValueError(f"--opponent needs 4 players (two partnerships), not {rules.players}")
+    play = batch_player(make_bot(spec), rules)
+    if play is None:
+        raise ValueError(f"--opponent {spec!r}: not a bot the batched tables play "
+                         "(rule, random or neural)")
+    return play
 
 
 def _greedy(net: PolicyNet, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -323,6 +353,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="hands to play (Ctrl-C stops early and keeps what was collected)")
     c.add_argument("--seed", type=int, required=True, help="the deals' and the search's seed")
     c.add_argument("--num-envs", type=int, default=64, help="games played side by side")
+    c.add_argument("--opponent", metavar="BOT",
+                   help="a bot (rule, random or neural:...) holding one partnership, swapping "
+                        "sides every hand; only the other side's decisions are stored")
     c.add_argument("--out", required=True, help="the .npz file to write")
     f = sub.add_parser("fit", help="fit an agent to collected decisions")
     f.add_argument("--init", required=True, help="the agent to start from (name or file)")
@@ -360,7 +393,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             player = None
             if args.player:
                 player = NeuralBot.load(resolve_agent_alias(args.player), greedy=True)
-            data = collect(teacher, args.hands, args.seed, args.num_envs, player)
+            data = collect(teacher, args.hands, args.seed, args.num_envs, player,
+                           opponent=args.opponent)
             path = save_data(data, teacher.network.rules, args.out)
             print(f"{len(data['labels'])} decisions -> {path}")
         else:
