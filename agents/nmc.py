@@ -27,7 +27,14 @@ rule bot's rollouts at equal worlds.  Measured (docs/training.md, "Network rollo
 rule-bot rollouts at equal worlds, behind them at equal time, and a distillation step with
 these scores did not help either.
 
-Spec: ``nmc:PATH[,samples=N][,infer=X][,rollout=rule|net]`` (``PATH`` as for ``neural``: a
+With ``calls`` above 0 the network's calls are searched too (call search): each of the
+network's ``CALL_CANDIDATES`` favourite calls is tried in ``calls`` worlds drawn exactly from
+the seat's view, the rest of the auction and the kitty are played by the network at every
+seat (greedy, batched), and the cards by the compiled rule bot; the call with the best mean
+team score is made, ties going to the network's favourite.  Off by default; search
+distillation (:mod:`train.distill`) uses the scores to step the network's calls.
+
+Spec: ``nmc:PATH[,samples=N][,infer=X][,rollout=rule|net][,calls=N]`` (``PATH`` as for ``neural``: a
 checkpoint, a run directory, a shipped name or ``best``).  It plays the table sizes and rules both halves play
 (the network's rules, ``mcfast``'s compiled core).
 """
@@ -40,6 +47,7 @@ import numpy as np
 import torch
 
 from fh_env.compiled import observe as fastobs
+from fh_env.actions import PASS
 from fh_env.compiled.engine import PLAY
 from fh_env.compiled.games import FastGames
 from fh_env.engine import Phase
@@ -47,6 +55,8 @@ from fh_env.rules import Rules
 from fh_env.view import SeatView
 
 from .mc_fast import FastMCBot, candidate_means
+from .rule_compiled import RuleSeats, play_seats
+from .sampler_compiled import CompiledSampler
 from .net_rollouts import RolloutNet
 from .neural import NeuralBot, masked_logits
 
@@ -54,13 +64,19 @@ from .neural import NeuralBot, masked_logits
 #: Who plays the rest of the hand in the search's worlds: ``rule``, the compiled rule bot
 #: (``mcfast``'s rollouts); ``net``, the network itself at every seat.
 ROLLOUTS = ("rule", "net")
+#: How many of the network's favourite calls a call search tries (pass always among them when
+#: legal): the network's later choices are rarely good, and each costs a batch of rollouts.
+CALL_CANDIDATES = 4
 
 
 class NetworkMCBot:
     """The network's calls and discards; card play by Monte Carlo search (module docstring)."""
 
     def __init__(self, network: NeuralBot, samples: int = 100, name: str | None = None,
-                 infer: float = 0.0, rollout: str = "rule") -> None:
+                 infer: float = 0.0, rollout: str = "rule", calls: int = 0) -> None:
+        if calls < 0:
+            raise ValueError(f"nmc calls={calls}: the worlds of a call search are 0 (off) or more")
+        self.calls = int(calls)
         if infer < 0:
             raise ValueError(f"nmc infer={infer}: the exponent of the weights is at least 0")
         if rollout not in ROLLOUTS:
@@ -76,6 +92,7 @@ class NetworkMCBot:
         self._replays: dict[tuple[Rules, int], FastGames] = {}  # auction replays
         self._rollouts: dict[tuple[Rules, int], FastGames] = {}  # network rollouts
         self._policy: RolloutNet | None = None  # the network as a rollout policy, when needed
+        self._twins: dict[Rules, RuleSeats] = {}  # the compiled rule bot, for call searches
 
     def check_rules(self, rules: Rules) -> None:
         """Refuse rules either half cannot play (the network's, the compiled core's)."""
@@ -85,9 +102,69 @@ class NetworkMCBot:
             check(rules)
 
     def act(self, view: SeatView, rng: random.Random) -> int:
-        if view.phase != Phase.PLAY:
-            return self.network.act(view, rng)
-        return self.decide(view, rng)[0]
+        if view.phase == Phase.PLAY:
+            return self.decide(view, rng)[0]
+        if view.phase == Phase.AUCTION and self.calls:
+            return self.decide_call(view, rng)[0]
+        return self.network.act(view, rng)
+
+    def decide_call(self, view: SeatView, rng: random.Random
+                    ) -> tuple[int, list[int], np.ndarray | None]:
+        """A call searched (module docstring): (the call made, the calls tried, each one's mean
+        team score over the worlds; None when only one call is legal)."""
+        preferred = self.network.preferences(view)
+        legal = view.legal_actions()
+        candidates = sorted(legal, key=lambda a: preferred[a])[:CALL_CANDIDATES]
+        if PASS in legal and PASS not in candidates:
+            candidates[-1] = PASS
+        if len(candidates) == 1:
+            return candidates[0], candidates, None
+        games = CompiledSampler(view).sample_games(self.calls, rng.getrandbits(64),
+                                                   len(candidates),
+                                                   self.search._loader(view.rules))
+        means = self.call_scores(view, candidates, games)
+        best = np.flatnonzero(means == means.max())
+        choice = min((candidates[int(i)] for i in best), key=lambda a: preferred[a])
+        return choice, candidates, means
+
+    def call_scores(self, view: SeatView, candidates: list[int], games: np.ndarray
+                    ) -> np.ndarray:
+        """Each call's mean team score over ``games`` (each world once per candidate, in the
+        order of ``candidates``): the call, then the network at every seat to the first card,
+        then the compiled rule bot to the end of the hand."""
+        k = len(candidates)
+        rules = view.rules
+        fast = self._batch(rules, len(games))
+        fast.games[:] = games
+        fast.step(np.tile(np.asarray(candidates, dtype=np.int64), len(games) // k))
+        self._network_until_play(fast, rules)
+        twin = self._twins.get(rules)
+        if twin is None:
+            twin = self._twins[rules] = RuleSeats(rules)
+        everyone = np.full(len(games), (1 << rules.players) - 1, dtype=np.uint64)
+        rows = np.arange(len(games), dtype=np.int64)
+        play_seats(fast.games, fast._rules, twin.record, rows, everyone)
+        self.search.rollouts += len(games)
+        return candidate_means(fast.games, view.team, k)
+
+    def _network_until_play(self, fast: FastGames, rules: Rules) -> None:
+        """Play the network (greedy, every seat) in every game of ``fast`` until its cards
+        are played or its hand is over: the rest of the auction and the kitty."""
+        net = self.network.net
+        encode = self._encode_rules(rules)
+        obs = np.zeros((fast.num_games, net.obs_size), dtype=np.float32)
+        seats = np.zeros(fast.num_games, dtype=np.int64)
+        masks = np.zeros((fast.num_games, fast.num_actions), dtype=np.int8)
+        actions = np.full(fast.num_games, -1, dtype=np.int64)
+        while (rows := np.flatnonzero(fast.games["phase"] < PLAY)).size:
+            fastobs.observe_turn(fast, rows, obs, seats, encode)
+            fastobs.action_masks(fast, out=masks)
+            with torch.no_grad():
+                logits, _ = net(torch.from_numpy(obs[rows]))
+                logits = masked_logits(logits, torch.from_numpy(masks[rows]))
+            actions.fill(-1)
+            actions[rows] = logits.argmax(1).numpy()
+            fast.step(actions, skip_negative=True)
 
     def decide(self, view: SeatView, rng: random.Random
                ) -> tuple[int, list[int], np.ndarray | None]:
@@ -199,9 +276,10 @@ class NetworkMCBot:
 
 
 def make_nmc(name: str, arg: str, samples: int = 100, infer: float = 0.0,
-             rollout: str = "rule") -> NetworkMCBot:
-    """Registry factory: ``nmc:PATH[,samples=N][,infer=X][,rollout=rule|net]``."""
+             rollout: str = "rule", calls: int = 0) -> NetworkMCBot:
+    """Registry factory: ``nmc:PATH[,samples=N][,infer=X][,rollout=rule|net][,calls=N]``."""
     from .registry import resolve_agent_alias
 
     network = NeuralBot.load(resolve_agent_alias(arg), greedy=True)
-    return NetworkMCBot(network, samples=samples, name=name, infer=infer, rollout=rollout)
+    return NetworkMCBot(network, samples=samples, name=name, infer=infer, rollout=rollout,
+                        calls=calls)

@@ -36,7 +36,7 @@ name               bot
                    (:mod:`agents.neural`, imported lazily); ``neural:best`` is the strongest
                    shipped agent for the default rules (:data:`BEST_AGENTS`)
 ``nmc``            a trained policy's calls and discards, Monte Carlo card play
-                   (:mod:`agents.nmc`), ``nmc:PATH[,samples=N][,rollout=net]``
+                   (:mod:`agents.nmc`), ``nmc:PATH[,samples=N][,rollout=net][,calls=N]``
 =================  ==============================================================
 
 Bots that were trained under one rule set (``neural``) are checked against the rules of the
@@ -381,7 +381,9 @@ BOTS: dict[str, BotInfo] = {
                            "the calls seen, to this power (0: off)", minimum=0, default=0.0),
                     Option("rollout", "choice", "who plays the worlds out: the compiled rule "
                            "bot or the network itself", choices=("rule", "net"),
-                           default="rule")),
+                           default="rule"),
+                    Option("calls", "int", "worlds per call decision: search the network's "
+                           "favourite calls too (0: the network's call)", minimum=0, default=0)),
                    _make_nmc, positional="PATH",
                    positional_help="a checkpoint (a file, a run directory or a shipped name)"),
 }

@@ -233,3 +233,61 @@ def test_rollout_net_logits_are_the_networks() -> None:
     np.testing.assert_allclose(got, expected.numpy(), rtol=0, atol=2e-4)
     assert fast.act(obs, rows, masks).tolist() == [network.act(v, random.Random(0))
                                                     for v in views]
+
+
+def test_call_search_scores_are_the_network_then_the_rule_bot_on_the_engine() -> None:
+    """``calls=N`` on the true deal scores each call as: the call, the greedy network at every
+    seat through the auction and the kitty, then the rule bot at every seat for the cards, all
+    on the reference engine (a differential test of the batch)."""
+    from agents.mc import team_score
+    from agents.rule import RuleBot
+    from fh_env.compiled.games import FastGames
+
+    bot = make_bot("nmc:best,samples=1,calls=1")
+    network, rule = bot.network, RuleBot()
+    checked = 0
+    for seed in range(30):
+        state = State(seed=seed)
+        for _ in range(seed % 4):  # calls from the first to the fourth of the auction
+            if state.phase == Phase.AUCTION:
+                state.apply(network.act(seat_view(state, state.turn), random.Random(0)))
+        if state.phase != Phase.AUCTION:
+            continue
+        view = seat_view(state, state.turn)
+        candidates = sorted(view.legal_actions(), key=lambda a: network.preferences(view)[a])[:3]
+        loader = FastGames(1, state.rules)
+        loader.set_state(0, state)
+        scores = bot.call_scores(view, candidates, np.repeat(loader.games, len(candidates)))
+        expected = []
+        for call in candidates:
+            world = state.clone()
+            world.apply(call)
+            while world.phase in (Phase.AUCTION, Phase.EXCHANGE):
+                world.apply(network.act(seat_view(world, world.turn), random.Random(0)))
+            while world.phase == Phase.PLAY:
+                world.apply(rule.act(seat_view(world, world.turn), random.Random(0)))
+            expected.append(team_score(world, view.team))
+        assert scores.tolist() == expected, seed
+        checked += 1
+    assert checked >= 20
+
+
+def test_call_search_makes_its_best_call_among_the_networks_favourites() -> None:
+    bot = make_bot("nmc:best,samples=5,calls=24")
+    assert make_bot("nmc:best").calls == 0
+    with pytest.raises(ValueError, match="calls"):
+        check_spec("nmc:best,calls=-1")
+    seen = 0
+    for seed in range(12):
+        state = State(seed=seed)
+        view = seat_view(state, state.turn)
+        call, candidates, means = bot.decide_call(view, random.Random(seed))
+        ranks = bot.network.preferences(view)
+        legal = view.legal_actions()
+        assert 0 in candidates and len(candidates) == min(4, len(legal))
+        assert set(candidates) <= set(legal)
+        assert set(candidates) - {0} <= {a for a in legal if ranks[a] < 4}
+        assert means[candidates.index(call)] == means.max()
+        assert bot.act(view, random.Random(seed)) == call
+        seen += call != bot.network.act(view, random.Random(0))
+    assert seen >= 1, "the search overrides the network somewhere"

@@ -46,7 +46,7 @@ from agents.neural import NeuralBot, PolicyNet, masked_logits
 from agents.nmc import NetworkMCBot
 from fh_env import observe
 from fh_env.compiled import observe as fastobs
-from fh_env.compiled.engine import PLAY
+from fh_env.compiled.engine import AUCTION, PLAY
 from fh_env.compiled.games import FastGames
 from fh_env.envs.vector import VectorEnv, game_seed
 from fh_env.rules import Rules
@@ -106,7 +106,8 @@ def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
             played = labels_now if player is None else _greedy(player.net, venv.obs[rows],
                                                                venv.mask[rows])
             q = np.full((len(rows), venv.num_actions), np.nan, dtype=np.float32)
-            for k in np.flatnonzero(games["phase"][rows] == PLAY).tolist():
+            phase = games["phase"][rows]
+            for k in np.flatnonzero(phase == PLAY).tolist():
                 view = seat_view(venv.states[int(rows[k])], int(venv.seat[rows[k]]))
                 action, candidates, means = teacher.decide(view, rng)
                 labels_now[k] = action
@@ -114,6 +115,15 @@ def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
                     value = dict(zip(candidates, means.tolist()))
                     for group in play_groups(view):
                         q[k, group] = value[group[0]]
+                if player is None:
+                    played[k] = action
+            searched_calls = np.flatnonzero(phase == AUCTION) if teacher.calls else []
+            for k in searched_calls:
+                view = seat_view(venv.states[int(rows[k])], int(venv.seat[rows[k]]))
+                action, candidates, means = teacher.decide_call(view, rng)
+                labels_now[k] = action
+                if means is not None:
+                    q[k, candidates] = means
                 if player is None:
                     played[k] = action
             # one append per step: an interruption keeps whole steps only
@@ -204,7 +214,8 @@ class Batches:
 
 
 def targets(labels: torch.Tensor, scores: torch.Tensor, mask: torch.Tensor,
-            temperature: float, prior: torch.Tensor | None = None) -> torch.Tensor:
+            temperature: float | torch.Tensor, prior: torch.Tensor | None = None
+            ) -> torch.Tensor:
     """Per decision, the distribution to fit: ``softmax(score / temperature)`` over the legal
     actions where the search scored them (``temperature`` 0: all on the teacher's card), the
     teacher's label elsewhere.
@@ -213,16 +224,19 @@ def targets(labels: torch.Tensor, scores: torch.Tensor, mask: torch.Tensor,
     step from that network rather than a copy of the search: ``prior * exp(score /
     temperature)`` where the search ran, ``prior`` itself elsewhere (the policy-improvement
     target of MPO and AWR).  Where the search's scores are within the noise of each other the
-    network keeps its own choice; only differences large against ``temperature`` move it."""
+    network keeps its own choice; only differences large against ``temperature`` move it.
+    ``temperature`` may be one per decision (a tensor, all above 0): calls and cards apart."""
     out = torch.zeros(mask.shape, dtype=torch.float32)
     out[torch.arange(len(labels)), labels.long()] = 1.0
     if prior is not None:
         out = prior.exp()
     searched = ~torch.isnan(scores).all(1)
-    if temperature > 0 and searched.any():
+    per_row = isinstance(temperature, torch.Tensor)
+    if (per_row or temperature > 0) and searched.any():
         s = scores[searched].float()
+        t = temperature[searched][:, None] if per_row else temperature
         s = torch.where(torch.isnan(s) | (mask[searched] == 0), torch.full_like(s, -math.inf),
-                        s / temperature)
+                        s / t)
         if prior is not None:
             s = s + prior[searched]
         out[searched] = torch.softmax(s, dim=1)
@@ -245,10 +259,15 @@ def regret(logits: torch.Tensor, scores: torch.Tensor) -> tuple[float, int]:
 def fit(net: PolicyNet, data: dict[str, np.ndarray], rules: Rules, epochs: int = 2,
         learning_rate: float = 2e-4, temperature: float = 5.0, batch: int = 1024,
         holdout: float = 0.05, seed: int = 0, progress: bool = True,
-        anchor: bool = False) -> list[dict[str, float]]:
+        anchor: bool = False, call_temperature: float | None = None
+        ) -> list[dict[str, float]]:
     """Fit ``net`` to the teacher's targets (Adam, the learning rate decaying linearly to 0);
     return the held-out agreement and regret before fitting and after each epoch.  ``anchor``:
-    targets relative to ``net`` as it starts (:func:`targets`)."""
+    targets relative to ``net`` as it starts (:func:`targets`).  ``call_temperature``: the
+    temperature of searched calls (``nmc``'s ``calls``), whose scores are whole hands apart
+    and noisier than a card's; default ``temperature``."""
+    if call_temperature is not None and (call_temperature <= 0 or temperature <= 0):
+        raise ValueError("a call temperature needs both temperatures above 0")
     prior_net = copy.deepcopy(net).eval() if anchor else None
     gen = np.random.default_rng(seed)
     size = len(data["labels"])
@@ -276,7 +295,11 @@ def fit(net: PolicyNet, data: dict[str, np.ndarray], rules: Rules, epochs: int =
             if prior_net is not None:
                 with torch.no_grad():
                     prior = torch.log_softmax(masked_logits(prior_net(obs)[0], mask), dim=1)
-            target = targets(labels, scores, mask, temperature, prior)
+            temp: float | torch.Tensor = temperature
+            if call_temperature is not None:
+                calls = torch.from_numpy(data["records"]["phase"][idx] == AUCTION)
+                temp = torch.where(calls, call_temperature, temperature)
+            target = targets(labels, scores, mask, temp, prior)
             loss = -(target * logp).sum(1).mean()
             opt.zero_grad()
             loss.backward()
@@ -293,11 +316,12 @@ def fit(net: PolicyNet, data: dict[str, np.ndarray], rules: Rules, epochs: int =
 
 def evaluate(net: PolicyNet, data: dict[str, np.ndarray], idx: np.ndarray, batches: Batches,
              batch: int = 2048) -> dict[str, float]:
-    """Agreement with the teacher's labels (calls and cards apart) and the mean regret a card
-    decision on ``idx``."""
+    """Agreement with the teacher's labels (calls and cards apart) and the mean regret a
+    searched card decision, and a searched call, on ``idx``."""
     net.eval()
     agree = {True: [0, 0], False: [0, 0]}
     lost, searched = 0.0, 0
+    call_lost, calls_searched = 0.0, 0
     with torch.no_grad():
         for start in range(0, len(idx), batch):
             part = np.sort(idx[start:start + batch])
@@ -311,12 +335,15 @@ def evaluate(net: PolicyNet, data: dict[str, np.ndarray], idx: np.ndarray, batch
             for kind in (True, False):
                 agree[kind][0] += int(hit[play == kind].sum())
                 agree[kind][1] += int((play == kind).sum())
-            r, k = regret(logits, scores)
+            r, k = regret(logits[play], scores[play])
             lost, searched = lost + r, searched + k
+            r, k = regret(logits[~play], scores[~play])
+            call_lost, calls_searched = call_lost + r, calls_searched + k
     net.train()
     return {"card_agreement": agree[True][0] / max(1, agree[True][1]),
             "call_agreement": agree[False][0] / max(1, agree[False][1]),
-            "regret": lost / max(1, searched), "searched": searched}
+            "regret": lost / max(1, searched), "searched": searched,
+            "call_regret": call_lost / max(1, calls_searched), "calls_searched": calls_searched}
 
 
 def _sizes(text: str) -> list[int]:
@@ -333,7 +360,9 @@ def _report(row: dict[str, float], progress: bool) -> None:
     if progress:
         print(f"epoch {row['epoch']}: cards agree {row['card_agreement']:.1%}, calls agree "
               f"{row['call_agreement']:.1%}, regret {row['regret']:.3f} points a searched "
-              f"card ({row['searched']} held out)", file=sys.stderr, flush=True)
+              f"card ({row['searched']} held out)"
+              + (f", call regret {row['call_regret']:.3f} ({row['calls_searched']})"
+                 if row["calls_searched"] else ""), file=sys.stderr, flush=True)
 
 
 # ---------------------------------------------------------------------- command line
@@ -364,6 +393,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     f.add_argument("--learning-rate", type=float, default=2e-4)
     f.add_argument("--temperature", type=float, default=5.0,
                    help="points; 0 fits the teacher's chosen card only")
+    f.add_argument("--call-temperature", type=float,
+                   help="points; the temperature of searched calls (collected with nmc's "
+                        "calls=N), default --temperature")
     f.add_argument("--anchor", action="store_true",
                    help="fit the starting network's policy times exp(score / temperature), "
                         "a step from it, instead of the search's scores alone")
@@ -402,6 +434,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                     or not 0 <= args.holdout < 1:
                 raise ValueError("--epochs must be at least 1, --temperature at least 0, "
                                  "--learning-rate above 0 and --holdout in [0, 1)")
+            if args.call_temperature is not None and min(args.call_temperature,
+                                                         args.temperature) <= 0:
+                raise ValueError("--call-temperature must be above 0, with --temperature "
+                                 "above 0 too")
             path = resolve_checkpoint(resolve_agent_alias(args.init))
             agent = read_checkpoint(path)
             bot = NeuralBot.load(path, greedy=True)
@@ -415,12 +451,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                 agent["policy"]["hidden_sizes"] = sizes
             history = fit(bot.net, data, bot.rules, args.epochs, args.learning_rate,
                           args.temperature, holdout=args.holdout, seed=args.seed,
-                          anchor=args.anchor)
+                          anchor=args.anchor, call_temperature=args.call_temperature)
             agent["policy"]["state_dict"] = {k: v.detach().clone() for k, v in
                                              bot.net.state_dict().items()}
             agent["distill"] = {"data": [Path(p).name for p in args.data], "history": history,
                                 "temperature": args.temperature, "epochs": args.epochs,
-                                "anchor": args.anchor}
+                                "anchor": args.anchor,
+                                "call_temperature": args.call_temperature}
             save_atomic(agent, args.out)
             print(f"-> {args.out}")
     except (ValueError, CheckpointError) as err:
