@@ -31,7 +31,9 @@ With ``calls`` above 0 the network's calls are searched too (call search): each 
 network's ``CALL_CANDIDATES`` favourite calls is tried in ``calls`` worlds drawn exactly from
 the seat's view, the rest of the auction and the kitty are played by the network at every
 seat (greedy, batched), and the cards by the compiled rule bot; the call with the best mean
-team score is made, ties going to the network's favourite.  Off by default; search
+team score is made, ties going to the network's favourite.  With ``infer`` the worlds are
+weighted by the calls seen, as for the cards (the partner's calls are the network's own, so
+for them the model is exact).  Off by default; search
 distillation (:mod:`train.distill`) uses the scores to step the network's calls.
 
 Spec: ``nmc:PATH[,samples=N][,infer=X][,rollout=rule|net][,calls=N]`` (``PATH`` as for ``neural``: a
@@ -122,16 +124,17 @@ class NetworkMCBot:
         games = CompiledSampler(view).sample_games(self.calls, rng.getrandbits(64),
                                                    len(candidates),
                                                    self.search._loader(view.rules))
-        means = self.call_scores(view, candidates, games)
+        weights = self.call_weights(view, games[::len(candidates)]) if self.infer else None
+        means = self.call_scores(view, candidates, games, weights)
         best = np.flatnonzero(means == means.max())
         choice = min((candidates[int(i)] for i in best), key=lambda a: preferred[a])
         return choice, candidates, means
 
-    def call_scores(self, view: SeatView, candidates: list[int], games: np.ndarray
-                    ) -> np.ndarray:
-        """Each call's mean team score over ``games`` (each world once per candidate, in the
-        order of ``candidates``): the call, then the network at every seat to the first card,
-        then the compiled rule bot to the end of the hand."""
+    def call_scores(self, view: SeatView, candidates: list[int], games: np.ndarray,
+                    weights: np.ndarray | None = None) -> np.ndarray:
+        """Each call's (weighted) mean team score over ``games`` (each world once per
+        candidate, in the order of ``candidates``): the call, then the network at every seat
+        to the first card, then the compiled rule bot to the end of the hand."""
         k = len(candidates)
         rules = view.rules
         fast = self._batch(rules, len(games))
@@ -145,7 +148,7 @@ class NetworkMCBot:
         rows = np.arange(len(games), dtype=np.int64)
         play_seats(fast.games, fast._rules, twin.record, rows, everyone)
         self.search.rollouts += len(games)
-        return candidate_means(fast.games, view.team, k)
+        return candidate_means(fast.games, view.team, k, weights)
 
     def _network_until_play(self, fast: FastGames, rules: Rules) -> None:
         """Play the network (greedy, every seat) in every game of ``fast`` until its cards

@@ -91,6 +91,15 @@ def test_anchored_targets_step_from_the_starting_policy() -> None:
     assert torch.allclose(t[1], torch.tensor([0.3, 0.7, 0.0, 0.0]))
 
 
+def test_targets_take_a_temperature_per_decision() -> None:
+    """Searched calls and cards fit at their own temperatures (``--call-temperature``)."""
+    mask = torch.ones((2, 2), dtype=torch.int8)
+    scores = torch.tensor([[10.0, 0.0], [10.0, 0.0]])
+    t = distill.targets(torch.tensor([0, 0]), scores, mask, torch.tensor([5.0, 20.0]))
+    assert torch.allclose(t[0], torch.softmax(torch.tensor([2.0, 0.0]), 0))
+    assert torch.allclose(t[1], torch.softmax(torch.tensor([0.5, 0.0]), 0))
+
+
 def test_regret_is_the_score_given_up_by_the_greedy_action() -> None:
     nan = math.nan
     scores = torch.tensor([[10.0, 4.0, nan], [nan, nan, nan], [1.0, 3.0, nan]])
@@ -216,3 +225,21 @@ def test_an_opponent_holds_one_partnership_and_its_decisions_are_not_stored() ->
     assert np.isfinite(data["scores"].astype(np.float32)).sum(axis=1).max() > 1
     with pytest.raises(ValueError, match="batched tables"):
         distill.collect(teacher, hands=1, seed=9, num_envs=1, progress=False, opponent="mc")
+
+
+def test_a_call_search_collection_stores_scored_calls_only(tmp_path, capsys) -> None:
+    """``--search calls``: the auction's decisions only, each scored on the network's
+    favourite calls, labelled with the best of them; the CLI refuses a teacher that does not
+    search calls."""
+    teacher = make_bot("nmc:ppo-long,samples=2,calls=6")
+    data = distill.collect(teacher, hands=6, seed=4, num_envs=3, progress=False, cards=False)
+    assert (data["records"]["phase"] == 0).all() and len(data["labels"]) >= 12
+    scores = data["scores"].astype(np.float32)
+    scored = ~np.isnan(scores)
+    assert scored.any(1).all() and (scored.sum(1) <= 4).all()
+    chosen = scores[np.arange(len(scores)), data["labels"]]
+    assert np.allclose(chosen, np.nanmax(scores, axis=1))
+    out = tmp_path / "c.npz"
+    assert distill.main(["collect", "--teacher", "nmc:ppo-long,samples=2", "--search", "calls",
+                         "--hands", "1", "--seed", "1", "--out", str(out)]) == 2
+    assert "calls=N" in capsys.readouterr().err and not out.exists()

@@ -63,7 +63,7 @@ FORMAT = "fivehundred-rl/distill-data"
 # ---------------------------------------------------------------------- collecting
 def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
             player: NeuralBot | None = None, progress: bool = True,
-            opponent: str | None = None) -> dict[str, np.ndarray]:
+            opponent: str | None = None, cards: bool = True) -> dict[str, np.ndarray]:
     """``hands`` hands of ``teacher`` (or of ``player``, labelled by ``teacher``) on every
     seat: each decision's game record, the teacher's action and, where the search ran, the
     score of every legal action (NaN elsewhere).
@@ -74,12 +74,17 @@ def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
     of the network against itself, and the steps learn to play against it; these are the
     states of the network against another player (4 players only).
 
+    The teacher searches the cards and, with its ``calls`` above 0, the calls; with ``cards``
+    false only the calls, and only the auction's decisions are stored.
+
     Interrupted (Ctrl-C; ``main`` turns SIGTERM into the same), it returns what it has: every
     decision stands alone, so a long collection can be cut short without losing its work."""
     network = teacher.network
     rules = network.rules
     if rules is None:
         raise ValueError("the teacher's network names no rules")
+    if not cards and not teacher.calls:
+        raise ValueError("nothing to search: the cards are skipped and the teacher's calls=0")
     for bot in (network, player):
         if bot is not None and bot.rules != rules:
             raise ValueError(f"{bot.name} plays other rules than the teacher's network")
@@ -107,7 +112,7 @@ def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
                                                                venv.mask[rows])
             q = np.full((len(rows), venv.num_actions), np.nan, dtype=np.float32)
             phase = games["phase"][rows]
-            for k in np.flatnonzero(phase == PLAY).tolist():
+            for k in (np.flatnonzero(phase == PLAY).tolist() if cards else []):
                 view = seat_view(venv.states[int(rows[k])], int(venv.seat[rows[k]]))
                 action, candidates, means = teacher.decide(view, rng)
                 labels_now[k] = action
@@ -127,8 +132,9 @@ def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
                 if player is None:
                     played[k] = action
             # one append per step: an interruption keeps whole steps only
-            steps.append((games[rows].copy(), labels_now.astype(np.int16),
-                          q.astype(np.float16)))
+            keep = slice(None) if cards else phase == AUCTION
+            steps.append((games[rows][keep].copy(), labels_now[keep].astype(np.int16),
+                          q[keep].astype(np.float16)))
             actions[rows] = played
             *_, infos = venv.step(actions)
             for i in np.flatnonzero(infos["hand_over"]).tolist():
@@ -382,6 +388,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="hands to play (Ctrl-C stops early and keeps what was collected)")
     c.add_argument("--seed", type=int, required=True, help="the deals' and the search's seed")
     c.add_argument("--num-envs", type=int, default=64, help="games played side by side")
+    c.add_argument("--search", choices=("cards", "calls", "both"), default="cards",
+                   help="which decisions the teacher searches and scores (calls: the "
+                        "teacher needs calls=N, worlds a call)")
     c.add_argument("--opponent", metavar="BOT",
                    help="a bot (rule, random or neural:...) holding one partnership, swapping "
                         "sides every hand; only the other side's decisions are stored")
@@ -418,6 +427,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             teacher = make_bot(args.teacher)
             if not isinstance(teacher, NetworkMCBot):
                 raise ValueError(f"--teacher {args.teacher!r} is not an nmc bot")
+            if (args.search == "cards") != (teacher.calls == 0):
+                raise ValueError(f"--search {args.search} and --teacher {args.teacher!r}: "
+                                 "searching calls takes calls=N in the teacher, and only then")
             # SIGINT and SIGTERM (even in a background job, where SIGINT starts ignored) end
             # the collection early, keeping what it has (collect's docstring)
             signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -426,7 +438,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.player:
                 player = NeuralBot.load(resolve_agent_alias(args.player), greedy=True)
             data = collect(teacher, args.hands, args.seed, args.num_envs, player,
-                           opponent=args.opponent)
+                           opponent=args.opponent, cards=args.search != "calls")
             path = save_data(data, teacher.network.rules, args.out)
             print(f"{len(data['labels'])} decisions -> {path}")
         else:
