@@ -33,12 +33,12 @@ the seat's view, the rest of the auction and the kitty are played by the network
 seat (greedy, batched), and the cards by the compiled rule bot; the call with the best mean
 team score is made, ties going to the network's favourite.  With ``infer`` the worlds are
 weighted by the calls seen, as for the cards (the partner's calls are the network's own, so
-for them the model is exact).  Off by default; search
-distillation (:mod:`train.distill`) uses the scores to step the network's calls.
+for them the model is exact).  ``discards`` searches the kitty discards the same way.  Both
+off by default; search distillation (:mod:`train.distill`) can fit the call scores.
 
-Spec: ``nmc:PATH[,samples=N][,infer=X][,rollout=rule|net][,calls=N]`` (``PATH`` as for ``neural``: a
-checkpoint, a run directory, a shipped name or ``best``).  It plays the table sizes and rules both halves play
-(the network's rules, ``mcfast``'s compiled core).
+Spec: ``nmc:PATH[,samples=N][,infer=X][,rollout=rule|net][,calls=N][,discards=N]`` (``PATH``
+as for ``neural``: a checkpoint, a run directory, a shipped name or ``best``).  It plays the
+table sizes and rules both halves play (the network's rules, ``mcfast``'s compiled core).
 """
 
 from __future__ import annotations
@@ -75,10 +75,15 @@ class NetworkMCBot:
     """The network's calls and discards; card play by Monte Carlo search (module docstring)."""
 
     def __init__(self, network: NeuralBot, samples: int = 100, name: str | None = None,
-                 infer: float = 0.0, rollout: str = "rule", calls: int = 0) -> None:
+                 infer: float = 0.0, rollout: str = "rule", calls: int = 0,
+                 discards: int = 0) -> None:
         if calls < 0:
             raise ValueError(f"nmc calls={calls}: the worlds of a call search are 0 (off) or more")
+        if discards < 0:
+            raise ValueError(f"nmc discards={discards}: the worlds of a discard search are 0 "
+                             "(off) or more")
         self.calls = int(calls)
+        self.discards = int(discards)
         if infer < 0:
             raise ValueError(f"nmc infer={infer}: the exponent of the weights is at least 0")
         if rollout not in ROLLOUTS:
@@ -108,12 +113,14 @@ class NetworkMCBot:
             return self.decide(view, rng)[0]
         if view.phase == Phase.AUCTION and self.calls:
             return self.decide_call(view, rng)[0]
+        if view.phase == Phase.EXCHANGE and self.discards:
+            return self.decide_call(view, rng)[0]
         return self.network.act(view, rng)
 
     def decide_call(self, view: SeatView, rng: random.Random
                     ) -> tuple[int, list[int], np.ndarray | None]:
-        """A call searched (module docstring): (the call made, the calls tried, each one's mean
-        team score over the worlds; None when only one call is legal)."""
+        """A call, or a discard, searched (module docstring): (the action taken, those tried,
+        each one's mean team score over the worlds; None when only one is legal)."""
         preferred = self.network.preferences(view)
         legal = view.legal_actions()
         candidates = sorted(legal, key=lambda a: preferred[a])[:CALL_CANDIDATES]
@@ -121,7 +128,8 @@ class NetworkMCBot:
             candidates[-1] = PASS
         if len(candidates) == 1:
             return candidates[0], candidates, None
-        games = CompiledSampler(view).sample_games(self.calls, rng.getrandbits(64),
+        worlds = self.discards if view.phase == Phase.EXCHANGE else self.calls
+        games = CompiledSampler(view).sample_games(worlds, rng.getrandbits(64),
                                                    len(candidates),
                                                    self.search._loader(view.rules))
         weights = self.call_weights(view, games[::len(candidates)]) if self.infer else None
@@ -279,10 +287,10 @@ class NetworkMCBot:
 
 
 def make_nmc(name: str, arg: str, samples: int = 100, infer: float = 0.0,
-             rollout: str = "rule", calls: int = 0) -> NetworkMCBot:
-    """Registry factory: ``nmc:PATH[,samples=N][,infer=X][,rollout=rule|net][,calls=N]``."""
+             rollout: str = "rule", calls: int = 0, discards: int = 0) -> NetworkMCBot:
+    """Registry factory: ``nmc:PATH[,samples=N][,infer=X][,rollout=rule|net][,calls=N][,discards=N]``."""
     from .registry import resolve_agent_alias
 
     network = NeuralBot.load(resolve_agent_alias(arg), greedy=True)
     return NetworkMCBot(network, samples=samples, name=name, infer=infer, rollout=rollout,
-                        calls=calls)
+                        calls=calls, discards=discards)

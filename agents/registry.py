@@ -36,7 +36,8 @@ name               bot
                    (:mod:`agents.neural`, imported lazily); ``neural:best`` is the strongest
                    shipped agent for the default rules (:data:`BEST_AGENTS`)
 ``nmc``            a trained policy's calls and discards, Monte Carlo card play
-                   (:mod:`agents.nmc`), ``nmc:PATH[,samples=N][,rollout=net][,calls=N]``
+                   (:mod:`agents.nmc`), ``nmc:PATH[,samples=N][,infer=X][,rollout=net]``
+                   ``[,calls=N][,discards=N]``
 =================  ==============================================================
 
 Bots that were trained under one rule set (``neural``) are checked against the rules of the
@@ -383,7 +384,9 @@ BOTS: dict[str, BotInfo] = {
                            "bot or the network itself", choices=("rule", "net"),
                            default="rule"),
                     Option("calls", "int", "worlds per call decision: search the network's "
-                           "favourite calls too (0: the network's call)", minimum=0, default=0)),
+                           "favourite calls too (0: the network's call)", minimum=0, default=0),
+                    Option("discards", "int", "worlds per kitty discard: search the network's "
+                           "favourite discards too (0: the network's)", minimum=0, default=0)),
                    _make_nmc, positional="PATH",
                    positional_help="a checkpoint (a file, a run directory or a shipped name)"),
 }

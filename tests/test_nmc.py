@@ -245,13 +245,16 @@ def test_call_search_scores_are_the_network_then_the_rule_bot_on_the_engine() ->
 
     bot = make_bot("nmc:best,samples=1,calls=1")
     network, rule = bot.network, RuleBot()
-    checked = 0
+    checked = exchanges = 0
     for seed in range(30):
         state = State(seed=seed)
-        for _ in range(seed % 4):  # calls from the first to the fourth of the auction
-            if state.phase == Phase.AUCTION:
-                state.apply(network.act(seat_view(state, state.turn), random.Random(0)))
-        if state.phase != Phase.AUCTION:
+        # calls from the first to the fourth of the auction, and the kitty's discards
+        goal = Phase.EXCHANGE if seed % 3 == 2 else Phase.AUCTION
+        for _ in range(seed % 4 if goal == Phase.AUCTION else 60):
+            if state.phase == goal or state.phase > goal:
+                break
+            state.apply(network.act(seat_view(state, state.turn), random.Random(0)))
+        if state.phase != goal:
             continue
         view = seat_view(state, state.turn)
         candidates = sorted(view.legal_actions(), key=lambda a: network.preferences(view)[a])[:3]
@@ -269,7 +272,8 @@ def test_call_search_scores_are_the_network_then_the_rule_bot_on_the_engine() ->
             expected.append(team_score(world, view.team))
         assert scores.tolist() == expected, seed
         checked += 1
-    assert checked >= 20
+        exchanges += state.phase == Phase.EXCHANGE
+    assert checked >= 20 and exchanges >= 5
 
 
 def test_call_search_makes_its_best_call_among_the_networks_favourites() -> None:
@@ -291,3 +295,24 @@ def test_call_search_makes_its_best_call_among_the_networks_favourites() -> None
         assert bot.act(view, random.Random(seed)) == call
         seen += call != bot.network.act(view, random.Random(0))
     assert seen >= 1, "the search overrides the network somewhere"
+
+
+def test_discard_search_discards_its_best_among_the_networks_favourites() -> None:
+    bot = make_bot("nmc:best,samples=5,discards=16")
+    assert make_bot("nmc:best").discards == 0
+    with pytest.raises(ValueError, match="discards"):
+        check_spec("nmc:best,discards=-1")
+    checked = 0
+    for seed in range(40):
+        state = State(seed=seed)
+        while state.phase == Phase.AUCTION:
+            state.apply(bot.network.act(seat_view(state, state.turn), random.Random(0)))
+        if state.phase != Phase.EXCHANGE:
+            continue
+        view = seat_view(state, state.turn)
+        card, candidates, means = bot.decide_call(view, random.Random(seed))
+        assert len(candidates) == 4 and set(candidates) <= set(view.legal_actions())
+        assert means[candidates.index(card)] == means.max()
+        assert bot.act(view, random.Random(seed)) == card
+        checked += 1
+    assert checked >= 10
