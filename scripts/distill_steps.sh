@@ -9,6 +9,9 @@
 # first such step adds them with zero weights; docs/training.md "Derived card-play inputs").
 # KEEP=1 fits each step on this run's earlier data too (newest first), as the shipped
 # ppo-distilled-f3 was:  FEATURES=1 KEEP=1 bash scripts/distill_steps.sh ppo-distilled-5 DIR 418 3
+# EARLIER="a.npz b.npz ...": data of earlier steps (newest first), fitted on after each step's own.
+# OPPONENT=rule: the network plays one partnership and that bot the other, swapping every hand
+# (collect --opponent; only the network's decisions are stored), instead of all four seats.
 set -euo pipefail
 agent=${1:-ppo-distilled}
 OUT=${2:-runs/distill-steps}
@@ -18,7 +21,9 @@ HANDS=${HANDS:-20000}  # hands a collection (two a step); a few for a quick chec
 PY=${PY:-.venv/bin/python}
 FIT=()
 if [ "${FEATURES:-0}" = 1 ]; then FIT+=(--features); fi
-earlier=()  # this run's data of the steps before, newest first (KEEP=1)
+read -r -a earlier <<< "${EARLIER:-}"  # data of the steps before, newest first (KEEP=1)
+COLLECT=()
+if [ -n "${OPPONENT:-}" ]; then COLLECT+=(--opponent "$OPPONENT"); fi
 export OMP_NUM_THREADS=1
 mkdir -p "$OUT"
 for step in $(seq 1 "$STEPS"); do
@@ -26,7 +31,7 @@ for step in $(seq 1 "$STEPS"); do
   pids=()
   for s in $a $b; do
     "$PY" -m train.distill collect --teacher "nmc:$agent,samples=300" --player "$agent" \
-        --hands "$HANDS" --seed "$s" --out "$OUT/r-$s.npz" &
+        --hands "$HANDS" --seed "$s" ${COLLECT[@]+"${COLLECT[@]}"} --out "$OUT/r-$s.npz" &
     pids+=($!)
   done
   for p in "${pids[@]}"; do wait "$p"; done  # a failed collection stops the script
