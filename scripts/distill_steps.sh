@@ -12,6 +12,7 @@
 # EARLIER="a.npz b.npz ...": data of earlier steps (newest first), fitted on after each step's own.
 # OPPONENT=rule: the network plays one partnership and that bot the other, swapping every hand
 # (collect --opponent; only the network's decisions are stored), instead of all four seats.
+# TEMPERATURE=2: the fit's temperature (default 3, the steps before ppo-distilled-f6).
 set -euo pipefail
 agent=${1:-ppo-distilled}
 OUT=${2:-runs/distill-steps}
@@ -36,7 +37,8 @@ for step in $(seq 1 "$STEPS"); do
   done
   for p in "${pids[@]}"; do wait "$p"; done  # a failed collection stops the script
   OMP_NUM_THREADS=2 "$PY" -m train.distill fit --init "$agent" --data "$OUT/r-$a.npz" \
-      "$OUT/r-$b.npz" ${earlier[@]+"${earlier[@]}"} --epochs 1 --temperature 3 --anchor \
+      "$OUT/r-$b.npz" ${earlier[@]+"${earlier[@]}"} --epochs 1 \
+      --temperature "${TEMPERATURE:-3}" --anchor \
       ${FIT[@]+"${FIT[@]}"} --out "$OUT/step$step.pt"
   if [ "${KEEP:-0}" = 1 ]; then
     earlier=("$OUT/r-$a.npz" "$OUT/r-$b.npz" ${earlier[@]+"${earlier[@]}"})
