@@ -8,7 +8,9 @@ points below the best like one it scores 200 below.  Here every legal card of ev
 decision carries the search's mean team score (the cards of a run with no unseen card between
 them share their run's score, :func:`agents.mc.play_groups`), and the network is fitted to
 ``softmax(score / temperature)``: it learns which mistakes are expensive.  Calls and discards
-keep the teacher network's own choices as labels, so the auction stays the one it plays.
+keep the teacher network's own choices as labels, so the auction stays the one it plays
+(unless the teacher searches its calls too, ``nmc:...,calls=N`` with ``collect --search``;
+the searched calls played worse than the network's own: docs/training.md).
 
 Two steps, so that the slow one runs in parallel and is kept:
 
