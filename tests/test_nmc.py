@@ -27,6 +27,28 @@ class Recorder:
         return action
 
 
+def true_deal(state: State, repeat: int) -> np.ndarray:
+    """The state itself as the one world of a search, as fast-core records, ``repeat`` times."""
+    from fh_env.compiled.games import FastGames
+
+    loader = FastGames(1, state.rules)
+    loader.set_state(0, state)
+    return np.repeat(loader.games, repeat)
+
+
+def engine_scores(state: State, team: int, actions: list[int], play_out) -> list[float]:
+    """Each action's team score on the reference engine, ``play_out`` finishing the hand."""
+    from agents.mc import team_score
+
+    out = []
+    for action in actions:
+        world = state.clone()
+        world.apply(action)
+        play_out(world)
+        out.append(team_score(world, team))
+    return out
+
+
 @pytest.fixture(scope="module")
 def nmc() -> NetworkMCBot:
     return make_bot("nmc:ppo-long,samples=20")
@@ -158,8 +180,6 @@ def test_call_likelihood_is_the_networks_on_the_engine() -> None:
 def test_network_rollouts_are_the_network_playing_on_the_engine() -> None:
     """``rollout=net`` on the true deal scores each card as the greedy network playing the rest
     of the hand at every seat on the reference engine (a differential test of the batch)."""
-    from agents.mc import team_score
-    from fh_env.compiled.games import FastGames
 
     bot = make_bot("nmc:ppo-long,samples=1,rollout=net")
     network = bot.network
@@ -175,17 +195,13 @@ def test_network_rollouts_are_the_network_playing_on_the_engine() -> None:
             continue
         view = seat_view(state, state.turn)
         candidates = bot.search._mc.candidates(view)
-        loader = FastGames(1, state.rules)
-        loader.set_state(0, state)
-        scores = bot.network_scores(view, candidates, np.repeat(loader.games, len(candidates)))
-        expected = []
-        for card in candidates:
-            world = state.clone()
-            world.apply(card)
+        scores = bot.network_scores(view, candidates, true_deal(state, len(candidates)))
+
+        def play_out(world: State) -> None:
             while world.phase == Phase.PLAY:
                 world.apply(network.act(seat_view(world, world.turn), random.Random(0)))
-            expected.append(team_score(world, view.team))
-        assert scores.tolist() == expected, seed
+
+        assert scores.tolist() == engine_scores(state, view.team, candidates, play_out), seed
         checked += 1
     assert checked >= 20
 
@@ -239,9 +255,7 @@ def test_call_search_scores_are_the_network_then_the_rule_bot_on_the_engine() ->
     """``calls=N`` on the true deal scores each call as: the call, the greedy network at every
     seat through the auction and the kitty, then the rule bot at every seat for the cards, all
     on the reference engine (a differential test of the batch)."""
-    from agents.mc import team_score
     from agents.rule import RuleBot
-    from fh_env.compiled.games import FastGames
 
     bot = make_bot("nmc:best,samples=1,calls=1")
     network, rule = bot.network, RuleBot()
@@ -258,61 +272,47 @@ def test_call_search_scores_are_the_network_then_the_rule_bot_on_the_engine() ->
             continue
         view = seat_view(state, state.turn)
         candidates = sorted(view.legal_actions(), key=lambda a: network.preferences(view)[a])[:3]
-        loader = FastGames(1, state.rules)
-        loader.set_state(0, state)
-        scores = bot.call_scores(view, candidates, np.repeat(loader.games, len(candidates)))
-        expected = []
-        for call in candidates:
-            world = state.clone()
-            world.apply(call)
+        scores = bot.call_scores(view, candidates, true_deal(state, len(candidates)))
+
+        def play_out(world: State) -> None:
             while world.phase in (Phase.AUCTION, Phase.EXCHANGE):
                 world.apply(network.act(seat_view(world, world.turn), random.Random(0)))
             while world.phase == Phase.PLAY:
                 world.apply(rule.act(seat_view(world, world.turn), random.Random(0)))
-            expected.append(team_score(world, view.team))
-        assert scores.tolist() == expected, seed
+
+        assert scores.tolist() == engine_scores(state, view.team, candidates, play_out), seed
         checked += 1
         exchanges += state.phase == Phase.EXCHANGE
     assert checked >= 20 and exchanges >= 5
 
 
-def test_call_search_makes_its_best_call_among_the_networks_favourites() -> None:
-    bot = make_bot("nmc:best,samples=5,calls=24")
-    assert make_bot("nmc:best").calls == 0
-    with pytest.raises(ValueError, match="calls"):
-        check_spec("nmc:best,calls=-1")
-    seen = 0
-    for seed in range(12):
-        state = State(seed=seed)
-        view = seat_view(state, state.turn)
-        call, candidates, means = bot.decide_call(view, random.Random(seed))
-        ranks = bot.network.preferences(view)
-        legal = view.legal_actions()
-        assert 0 in candidates and len(candidates) == min(4, len(legal))
-        assert set(candidates) <= set(legal)
-        assert set(candidates) - {0} <= {a for a in legal if ranks[a] < 4}
-        assert means[candidates.index(call)] == means.max()
-        assert bot.act(view, random.Random(seed)) == call
-        seen += call != bot.network.act(view, random.Random(0))
-    assert seen >= 1, "the search overrides the network somewhere"
-
-
-def test_discard_search_discards_its_best_among_the_networks_favourites() -> None:
-    bot = make_bot("nmc:best,samples=5,discards=16")
-    assert make_bot("nmc:best").discards == 0
-    with pytest.raises(ValueError, match="discards"):
-        check_spec("nmc:best,discards=-1")
-    checked = 0
+@pytest.mark.parametrize("option", ["calls", "discards"])
+def test_a_searched_call_or_discard_is_the_best_of_the_networks_favourites(option) -> None:
+    bot = make_bot(f"nmc:best,samples=5,{option}=24")
+    assert getattr(make_bot("nmc:best"), option) == 0
+    with pytest.raises(ValueError, match=option):
+        check_spec(f"nmc:best,{option}=-1")
+    phase = Phase.AUCTION if option == "calls" else Phase.EXCHANGE
+    checked = overridden = 0
     for seed in range(40):
         state = State(seed=seed)
-        while state.phase == Phase.AUCTION:
+        while state.phase < phase:
             state.apply(bot.network.act(seat_view(state, state.turn), random.Random(0)))
-        if state.phase != Phase.EXCHANGE:
+        if state.phase != phase:
             continue
         view = seat_view(state, state.turn)
-        card, candidates, means = bot.decide_call(view, random.Random(seed))
-        assert len(candidates) == 4 and set(candidates) <= set(view.legal_actions())
-        assert means[candidates.index(card)] == means.max()
-        assert bot.act(view, random.Random(seed)) == card
+        action, candidates, means = bot.decide_call(view, random.Random(seed))
+        ranks = bot.network.preferences(view)
+        legal = view.legal_actions()
+        assert len(candidates) == min(4, len(legal)) and set(candidates) <= set(legal)
+        assert (0 in candidates) == (0 in legal), "pass is always tried where legal"
+        assert set(candidates) - {0} <= {a for a in legal if ranks[a] < 4}
+        assert means[candidates.index(action)] == means.max()
+        assert bot.act(view, random.Random(seed)) == action
         checked += 1
+        overridden += action != bot.network.act(view, random.Random(0))
+        if checked == 12:
+            break
     assert checked >= 10
+    if option == "calls":
+        assert overridden >= 1, "the search overrides the network somewhere"
