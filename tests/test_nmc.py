@@ -180,7 +180,6 @@ def test_call_likelihood_is_the_networks_on_the_engine() -> None:
 def test_network_rollouts_are_the_network_playing_on_the_engine() -> None:
     """``rollout=net`` on the true deal scores each card as the greedy network playing the rest
     of the hand at every seat on the reference engine (a differential test of the batch)."""
-
     bot = make_bot("nmc:ppo-long,samples=1,rollout=net")
     network = bot.network
     checked = 0
