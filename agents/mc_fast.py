@@ -113,6 +113,13 @@ class FastMCBot:
             return rule_choice
         return candidates[int(np.argmax(means))]
 
+    def rule_twin(self, rules: Rules) -> RuleSeats:
+        """The compiled rule bot under ``rules`` (one per rule set, kept)."""
+        twin = self._twins.get(rules)
+        if twin is None:
+            twin = self._twins[rules] = RuleSeats(rules)
+        return twin
+
     def evaluate(self, view: SeatView, candidates: list[int], worlds: list[State]) -> np.ndarray:
         """The mean team score of each candidate over ``worlds`` (float64 ``[len(candidates)]``)."""
         n, k = len(worlds), len(candidates)
@@ -145,10 +152,7 @@ class FastMCBot:
         first = np.tile(np.asarray(candidates, dtype=np.int64), n)
         rules_record = self._loader(view.rules)._rules
         if self.rollout == "rule":
-            twin = self._twins.get(view.rules)
-            if twin is None:
-                twin = self._twins[view.rules] = RuleSeats(view.rules)
-            rule_rollouts(games, rules_record, twin.record, first)
+            rule_rollouts(games, rules_record, self.rule_twin(view.rules).record, first)
         else:
             policy_rollouts(games, rules_record, first)
         self.rollouts += n * k

@@ -48,8 +48,8 @@ import random
 import numpy as np
 import torch
 
-from fh_env.compiled import observe as fastobs
 from fh_env.actions import PASS
+from fh_env.compiled import observe as fastobs
 from fh_env.compiled.engine import PLAY
 from fh_env.compiled.games import FastGames
 from fh_env.engine import Phase
@@ -57,17 +57,17 @@ from fh_env.rules import Rules
 from fh_env.view import SeatView
 
 from .mc_fast import FastMCBot, candidate_means
-from .rule_compiled import RuleSeats, play_seats
-from .sampler_compiled import CompiledSampler
 from .net_rollouts import RolloutNet
 from .neural import NeuralBot, masked_logits
+from .rule_compiled import play_seats
+from .sampler_compiled import CompiledSampler
 
 
 #: Who plays the rest of the hand in the search's worlds: ``rule``, the compiled rule bot
 #: (``mcfast``'s rollouts); ``net``, the network itself at every seat.
 ROLLOUTS = ("rule", "net")
-#: How many of the network's favourite calls a call search tries (pass always among them when
-#: legal): the network's later choices are rarely good, and each costs a batch of rollouts.
+#: How many of the network's favourite calls (or discards) a search of them tries, pass always
+#: among them when legal: each costs a batch of rollouts.
 CALL_CANDIDATES = 4
 
 
@@ -77,13 +77,11 @@ class NetworkMCBot:
     def __init__(self, network: NeuralBot, samples: int = 100, name: str | None = None,
                  infer: float = 0.0, rollout: str = "rule", calls: int = 0,
                  discards: int = 0) -> None:
-        if calls < 0:
-            raise ValueError(f"nmc calls={calls}: the worlds of a call search are 0 (off) or more")
-        if discards < 0:
-            raise ValueError(f"nmc discards={discards}: the worlds of a discard search are 0 "
-                             "(off) or more")
-        self.calls = int(calls)
-        self.discards = int(discards)
+        for option, worlds in (("calls", calls), ("discards", discards)):
+            if worlds < 0:
+                raise ValueError(f"nmc {option}={worlds}: the worlds of its search are 0 (off) "
+                                 "or more")
+        self.calls, self.discards = int(calls), int(discards)
         if infer < 0:
             raise ValueError(f"nmc infer={infer}: the exponent of the weights is at least 0")
         if rollout not in ROLLOUTS:
@@ -99,7 +97,6 @@ class NetworkMCBot:
         self._replays: dict[tuple[Rules, int], FastGames] = {}  # auction replays
         self._rollouts: dict[tuple[Rules, int], FastGames] = {}  # network rollouts
         self._policy: RolloutNet | None = None  # the network as a rollout policy, when needed
-        self._twins: dict[Rules, RuleSeats] = {}  # the compiled rule bot, for call searches
 
     def check_rules(self, rules: Rules) -> None:
         """Refuse rules either half cannot play (the network's, the compiled core's)."""
@@ -149,12 +146,9 @@ class NetworkMCBot:
         fast.games[:] = games
         fast.step(np.tile(np.asarray(candidates, dtype=np.int64), len(games) // k))
         self._network_until_play(fast, rules)
-        twin = self._twins.get(rules)
-        if twin is None:
-            twin = self._twins[rules] = RuleSeats(rules)
         everyone = np.full(len(games), (1 << rules.players) - 1, dtype=np.uint64)
         rows = np.arange(len(games), dtype=np.int64)
-        play_seats(fast.games, fast._rules, twin.record, rows, everyone)
+        play_seats(fast.games, fast._rules, self.search.rule_twin(rules).record, rows, everyone)
         self.search.rollouts += len(games)
         return candidate_means(fast.games, view.team, k, weights)
 
