@@ -22,7 +22,7 @@ HANDS=${HANDS:-20000}  # hands a collection (two a step); a few for a quick chec
 PY=${PY:-.venv/bin/python}
 FIT=()
 if [ "${FEATURES:-0}" = 1 ]; then FIT+=(--features); fi
-read -r -a earlier <<< "${EARLIER:-}"  # data of the steps before, newest first (KEEP=1)
+read -r -a earlier <<< "${EARLIER:-}"  # data of the steps before, newest first
 COLLECT=()
 if [ -n "${OPPONENT:-}" ]; then COLLECT+=(--opponent "$OPPONENT"); fi
 export OMP_NUM_THREADS=1
