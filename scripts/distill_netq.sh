@@ -3,9 +3,8 @@
 # own Q (train/distill.py, docs/training.md "A step with the network's own scores"): the
 # network plays 11,000 hands at every seat; nmc with rollout=net (30 worlds, the network
 # playing each world out) scores every legal card of each card decision; the network is
-# fitted to its own policy times
-# exp(score / 3).  It did NOT help (-0.6 [-3.7, +2.5] a deal against it over 2,000
-# deals of seed 2052); kept as the record of the experiment.
+# fitted to its own policy times exp(score / 3).  It did NOT help (-0.6 [-3.7, +2.5] a deal
+# against it over 2,000 deals of seed 2052); kept as the record of the experiment.
 # About 60 minutes on 2 CPU cores (each collection runs as one process per core).
 #   bash scripts/distill_netq.sh [OUT_DIR] [INIT]
 set -euo pipefail
