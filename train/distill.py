@@ -114,23 +114,18 @@ def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
                                                                venv.mask[rows])
             q = np.full((len(rows), venv.num_actions), np.nan, dtype=np.float32)
             phase = games["phase"][rows]
-            for k in (np.flatnonzero(phase == PLAY).tolist() if cards else []):
+            searched = ((phase == PLAY) & cards) | ((phase == AUCTION) & bool(teacher.calls))
+            for k in np.flatnonzero(searched).tolist():
                 view = seat_view(venv.states[int(rows[k])], int(venv.seat[rows[k]]))
-                action, candidates, means = teacher.decide(view, rng)
+                card = phase[k] == PLAY
+                decide = teacher.decide if card else teacher.decide_call
+                action, candidates, means = decide(view, rng)
                 labels_now[k] = action
                 if means is not None:
                     value = dict(zip(candidates, means.tolist()))
-                    for group in play_groups(view):
+                    # a card's score goes to every card of its run; a call's to itself
+                    for group in (play_groups(view) if card else [[c] for c in candidates]):
                         q[k, group] = value[group[0]]
-                if player is None:
-                    played[k] = action
-            searched_calls = np.flatnonzero(phase == AUCTION) if teacher.calls else []
-            for k in searched_calls:
-                view = seat_view(venv.states[int(rows[k])], int(venv.seat[rows[k]]))
-                action, candidates, means = teacher.decide_call(view, rng)
-                labels_now[k] = action
-                if means is not None:
-                    q[k, candidates] = means
                 if player is None:
                     played[k] = action
             # one append per step: an interruption keeps whole steps only
