@@ -54,18 +54,22 @@ from fh_env.envs.vector import VectorEnv, game_seed
 from fh_env.rules import Rules
 from fh_env.view import seat_view
 
+from .branches import DealBranches
 from .checkpoint import save_atomic
 from .model import widen
 
 #: The seed stream of distillation deals (PPO rollouts use 1 << 20, imitation 1 << 21).
 STREAM = 1 << 22
 FORMAT = "fivehundred-rl/distill-data"
+#: ``collect --search``: what is scored, and by what (see ``--help``).
+SEARCHES = ("cards", "calls", "both", "deal", "cards+deal")
 
 
 # ---------------------------------------------------------------------- collecting
 def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
             player: NeuralBot | None = None, progress: bool = True,
-            opponent: str | None = None, cards: bool = True) -> dict[str, np.ndarray]:
+            opponent: str | None = None, cards: bool = True, deal: bool = False
+            ) -> dict[str, np.ndarray]:
     """``hands`` hands of ``teacher`` (or of ``player``, labelled by ``teacher``) on every
     seat: each decision's game record, the teacher's action and, where the search ran, the
     score of every legal action (NaN elsewhere).
@@ -77,7 +81,10 @@ def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
     states of the network against another player (4 players only).
 
     The teacher searches the cards and, with its ``calls`` above 0, the calls; with ``cards``
-    false only the calls, and only the auction's decisions are stored.
+    false only the calls, and only the auction's decisions are stored.  With ``deal`` the
+    network's calls and kitty discards are scored by branches on the dealt cards instead
+    (:mod:`train.branches`; the teacher's ``calls`` must be 0), and with ``cards`` false only
+    those decisions are stored.
 
     Interrupted (Ctrl-C; ``main`` turns SIGTERM into the same), it returns what it has: every
     decision stands alone, so a long collection can be cut short without losing its work."""
@@ -85,14 +92,18 @@ def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
     rules = network.rules
     if rules is None:
         raise ValueError("the teacher's network names no rules")
-    if not cards and not teacher.calls:
+    if not cards and not teacher.calls and not deal:
         raise ValueError("nothing to search: the cards are skipped and the teacher's calls=0")
+    if deal and teacher.calls:
+        raise ValueError("the calls are scored either by deal branches or by the teacher's "
+                         "search (calls=N), not both")
     for bot in (network, player):
         if bot is not None and bot.rules != rules:
             raise ValueError(f"{bot.name} plays other rules than the teacher's network")
     n = min(num_envs, hands)
     venv = VectorEnv(n, rules, seed=game_seed(seed, STREAM, 0))
     other = _opponent(opponent, rules) if opponent else None
+    branches = DealBranches(network, rules, other) if deal else None
     theirs = np.arange(n) % 2  # the partnership the opponent holds, by table (swaps a hand)
     their_rngs = [random.Random(f"{seed}/opponent/{i}") for i in range(n)]
     rng = random.Random(seed)
@@ -128,8 +139,13 @@ def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
                         q[k, group] = value[group[0]]
                 if player is None:
                     played[k] = action
+            if branches is not None and (b := np.flatnonzero(phase < PLAY)).size:
+                with torch.no_grad():
+                    logits = network.net(torch.from_numpy(venv.obs[rows[b]]))[0].numpy()
+                q[b] = branches.scores(games[rows[b]], theirs[rows[b]] if other else None,
+                                       logits, venv.mask[rows[b]])
             # one append per step: an interruption keeps whole steps only
-            keep = slice(None) if cards else phase == AUCTION
+            keep = slice(None) if cards else (phase < PLAY if deal else phase == AUCTION)
             steps.append((games[rows][keep].copy(), labels_now[keep].astype(np.int16),
                           q[keep].astype(np.float16)))
             actions[rows] = played
@@ -267,8 +283,8 @@ def fit(net: PolicyNet, data: dict[str, np.ndarray], rules: Rules, epochs: int =
     """Fit ``net`` to the teacher's targets (Adam, the learning rate decaying linearly to 0);
     return the held-out agreement and regret before fitting and after each epoch.  ``anchor``:
     targets relative to ``net`` as it starts (:func:`targets`).  ``call_temperature``: the
-    temperature of searched calls (``nmc``'s ``calls``), whose scores are whole hands apart
-    and noisier than a card's; default ``temperature``."""
+    temperature of scored calls and discards (``nmc``'s ``calls``, deal branches), whose
+    scores are whole hands apart and noisier than a card's; default ``temperature``."""
     if call_temperature is not None and (call_temperature <= 0 or temperature <= 0):
         raise ValueError("a call temperature needs both temperatures above 0")
     prior_net = copy.deepcopy(net).eval() if anchor else None
@@ -300,7 +316,7 @@ def fit(net: PolicyNet, data: dict[str, np.ndarray], rules: Rules, epochs: int =
                     prior = torch.log_softmax(masked_logits(prior_net(obs)[0], mask), dim=1)
             temp: float | torch.Tensor = temperature
             if call_temperature is not None:
-                calls = torch.from_numpy(data["records"]["phase"][idx] == AUCTION)
+                calls = torch.from_numpy(data["records"]["phase"][idx] < PLAY)
                 temp = torch.where(calls, call_temperature, temperature)
             target = targets(labels, scores, mask, temp, prior)
             loss = -(target * logp).sum(1).mean()
@@ -385,9 +401,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="hands to play (Ctrl-C stops early and keeps what was collected)")
     c.add_argument("--seed", type=int, required=True, help="the deals' and the search's seed")
     c.add_argument("--num-envs", type=int, default=64, help="games played side by side")
-    c.add_argument("--search", choices=("cards", "calls", "both"), default="cards",
-                   help="which decisions the teacher searches and scores (calls: the "
-                        "teacher needs calls=N, worlds a call)")
+    c.add_argument("--search", choices=SEARCHES, default="cards",
+                   help="which decisions are scored: cards, calls or both by the teacher's "
+                        "search (calls: the teacher needs calls=N, worlds a call); deal: the "
+                        "calls and kitty discards by branches on the dealt cards "
+                        "(train/branches.py), cards+deal: the cards by the search too")
     c.add_argument("--opponent", metavar="BOT",
                    help="a bot (rule, random or neural:...) holding one partnership, swapping "
                         "sides every hand; only the other side's decisions are stored")
@@ -400,8 +418,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     f.add_argument("--temperature", type=float, default=5.0,
                    help="points; 0 fits the teacher's chosen card only")
     f.add_argument("--call-temperature", type=float,
-                   help="points; the temperature of searched calls (collected with nmc's "
-                        "calls=N), default --temperature")
+                   help="points; the temperature of scored calls and discards (collected "
+                        "with nmc's calls=N or --search deal), default --temperature")
     f.add_argument("--anchor", action="store_true",
                    help="fit the starting network's policy times exp(score / temperature), "
                         "a step from it, instead of the search's scores alone")
@@ -424,7 +442,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             teacher = make_bot(args.teacher)
             if not isinstance(teacher, NetworkMCBot):
                 raise ValueError(f"--teacher {args.teacher!r} is not an nmc bot")
-            if (args.search == "cards") != (teacher.calls == 0):
+            if (args.search in ("calls", "both")) != (teacher.calls > 0):
                 raise ValueError(f"--search {args.search} and --teacher {args.teacher!r}: "
                                  "searching calls takes calls=N in the teacher, and only then")
             # SIGINT and SIGTERM (even in a background job, where SIGINT starts ignored) end
@@ -435,7 +453,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.player:
                 player = NeuralBot.load(resolve_agent_alias(args.player), greedy=True)
             data = collect(teacher, args.hands, args.seed, args.num_envs, player,
-                           opponent=args.opponent, cards=args.search != "calls")
+                           opponent=args.opponent, cards=args.search in ("cards", "both",
+                                                                         "cards+deal"),
+                           deal=args.search.endswith("deal"))
             path = save_data(data, teacher.network.rules, args.out)
             print(f"{len(data['labels'])} decisions -> {path}")
         else:

@@ -1,0 +1,115 @@
+"""Deal branches (train.branches): each candidate played out on the dealt cards, as the engine
+plays it, and the collection that stores them."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+import torch
+
+from agents.batched import batch_player
+from agents.mc import team_score
+from agents.neural import NeuralBot
+from agents.registry import make_bot
+from agents.rule import RuleBot
+from fh_env import observe
+from fh_env.actions import PASS
+from fh_env.compiled.engine import AUCTION, PLAY
+from fh_env.compiled.games import FastGames
+from fh_env.engine import Phase, State
+from fh_env.view import seat_view
+from train import distill
+from train.branches import DealBranches
+
+
+@pytest.fixture(scope="module")
+def network() -> NeuralBot:
+    return NeuralBot.load("ppo-long", greedy=True)
+
+
+def _logits(network: NeuralBot, state: State) -> tuple[np.ndarray, np.ndarray]:
+    view = seat_view(state, state.turn)
+    with torch.no_grad():
+        logits, _ = network.net(torch.from_numpy(observe.encode(view)).unsqueeze(0))
+    return logits.numpy(), observe.action_mask(view)[None].astype(np.int8)
+
+
+def _play_out(state: State, bots: list) -> State:
+    while state.phase not in (Phase.HAND_OVER, Phase.GAME_OVER):
+        state.apply(bots[state.turn].act(seat_view(state, state.turn), random.Random(0)))
+    return state
+
+
+@pytest.mark.parametrize("theirs", [1, 0, None], ids=["rule-odd", "rule-even", "self-play"])
+def test_a_branch_scores_the_hand_the_engine_plays_from_that_call(network, theirs) -> None:
+    """Every scored candidate of a call, and of a kitty discard, is the team score of the
+    hand the reference engine plays after it on the same cards: the network on its side,
+    the rule bot on the other's (or the network everywhere)."""
+    rules = State().rules  # the default rules: the network encodes under its own (same game)
+    assert rules != network.rules and rules.same_game(network.rules)
+    rule = RuleBot()
+    bots = [rule if theirs is not None and seat % 2 == theirs else network for seat in range(4)]
+    branches = DealBranches(network, rules,
+                            None if theirs is None else batch_player(rule, rules))
+    checked = {Phase.AUCTION: 0, Phase.EXCHANGE: 0}
+    for seed in range(5):
+        state = State(rules, seed=seed)
+        while state.phase in checked:
+            if bots[state.turn] is network:
+                logits, mask = _logits(network, state)
+                fast = FastGames(1, rules)
+                fast.set_state(0, state)
+                q = branches.scores(fast.games, None if theirs is None else np.array([theirs]),
+                                    logits, mask)[0]
+                scored = np.flatnonzero(~np.isnan(q))
+                assert 2 <= len(scored) <= 4
+                for action in scored.tolist():
+                    after = state.clone()
+                    after.apply(action)
+                    expected = team_score(_play_out(after, bots), state.turn % 2)
+                    assert q[action] == pytest.approx(expected), (seed, action)
+                checked[state.phase] += 1
+            state.apply(bots[state.turn].act(seat_view(state, state.turn), random.Random(0)))
+    assert checked[Phase.AUCTION] >= 5 and checked[Phase.EXCHANGE] >= 1
+
+
+def test_candidates_are_the_networks_favourites_with_pass_among_them(network) -> None:
+    branches = DealBranches(network, State().rules, candidates=3)
+    logits = np.array([-5.0, 3.0, 2.0, 4.0, 1.0, 9.0])
+    mask = np.array([1, 1, 1, 1, 1, 0])
+    assert branches.choose(logits, mask, AUCTION) == [3, 1, PASS]
+    assert branches.choose(logits, mask, PLAY) == [3, 1, 2]
+    assert branches.choose(logits, np.array([0, 1, 0, 0, 0, 0]), AUCTION) == [1]
+    with pytest.raises(ValueError, match="at least 2"):
+        DealBranches(network, State().rules, candidates=1)
+
+
+def test_a_deal_collection_stores_scored_calls_and_discards_only(tmp_path, capsys) -> None:
+    """``--search deal``: the network's calls and discards only (one partnership's, with
+    ``--opponent``), each scored on its favourite few, labelled with its own choice; the CLI
+    refuses a teacher that searches calls too."""
+    teacher = make_bot("nmc:ppo-long,samples=2")
+    data = distill.collect(teacher, hands=8, seed=4, num_envs=4, progress=False,
+                           opponent="rule", cards=False, deal=True)
+    records = data["records"]
+    assert (records["phase"] < PLAY).all() and (records["phase"] == AUCTION).sum() >= 8
+    scores = data["scores"].astype(np.float32)
+    scored = ~np.isnan(scores)
+    multi = observe_masks(records).sum(1) > 1
+    assert (scored.sum(1)[multi] >= 2).all() and (scored.sum(1) <= 4).all()
+    assert scored[np.arange(len(scores)), data["labels"]][multi].all(), "its own call is tried"
+    sides = {}
+    for record in records:
+        sides.setdefault(record["dealt_hands"].tobytes(), set()).add(int(record["turn"]) % 2)
+    assert all(len(s) == 1 for s in sides.values())
+    out = tmp_path / "d.npz"
+    assert distill.main(["collect", "--teacher", "nmc:ppo-long,samples=2,calls=4", "--search",
+                         "deal", "--hands", "1", "--seed", "1", "--out", str(out)]) == 2
+    assert "calls=N" in capsys.readouterr().err and not out.exists()
+
+
+def observe_masks(records: np.ndarray) -> np.ndarray:
+    """The legal masks of stored decisions."""
+    return distill.Batches(State().rules)(records)[1].numpy()

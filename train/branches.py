@@ -1,0 +1,134 @@
+"""Deal branches: a call's score from playing it out on the cards actually dealt.
+
+Why: the search's call scores (``nmc:...,calls=N``) play each call out in worlds drawn from
+the seat's view with the rule bot's card play, and fitting them made the network bid worse
+(docs/training.md, "Searching the calls and the discards").  Two things are wrong with them
+for a network that now plays its cards better than the rule bot: the cards after the call
+are not the network's, and the worlds ignore what the other seats' calls say about their
+hands.  A branch fixes both at once: at a call (or a kitty discard) of the network, each of
+its few favourite actions is applied to a copy of the game and the hand is played to its end
+on the dealt cards, by the network on its side and by the opponents' own player on theirs.
+The deal is one draw from the true posterior given everything the seat has seen (the other
+seats' calls included), so the mean of a candidate's branch scores over the collected
+decisions is that call's value for the players as they are: Deep Monte Carlo's target, with
+every candidate scored on the same deal (paired, so their differences are far less noisy than
+the scores).  The seat's own decision never reads the other hands: only its training target
+does, as a Monte Carlo return does.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Callable
+
+import numpy as np
+import torch
+
+from agents.mc_fast import side_scores
+from agents.neural import NeuralBot, masked_logits
+from fh_env.actions import PASS
+from fh_env.compiled import observe as fastobs
+from fh_env.compiled.engine import AUCTION, HAND_OVER
+from fh_env.compiled.games import FastGames
+from fh_env.engine import side_of
+from fh_env.rules import Rules
+
+#: How many of the network's favourite actions a branched decision tries (pass always among
+#: them in the auction when legal), as ``nmc``'s call search.
+CANDIDATES = 4
+
+#: A batched player (:data:`agents.batched.Player`).
+Player = Callable[[FastGames, np.ndarray, np.ndarray, Callable[[int], random.Random]],
+                  np.ndarray]
+
+
+class DealBranches:
+    """Scores the network's calls and discards by branches on the dealt cards (module doc).
+
+    ``other``: the batched player of the partnership the network does not hold (``None``:
+    the network holds every seat).  Both play greedily, so a branch is a function of the deal
+    and the candidate: no generator is drawn from."""
+
+    def __init__(self, network: NeuralBot, rules: Rules, other: Player | None = None,
+                 candidates: int = CANDIDATES) -> None:
+        if candidates < 2:
+            raise ValueError(f"a branch needs at least 2 candidates, not {candidates}")
+        network.check_rules(rules)
+        self.net = network.net
+        self.rules = rules
+        # as NeuralBot.act: observations under the network's own rules where they are the
+        # same game as these (they differ only in options of contracts neither allows)
+        ours = network.rules
+        self.encode = ours if ours is not None and ours != rules and ours.same_game(rules) \
+            else None
+        self.other = other
+        self.candidates = candidates
+        self.branches = 0  # hands played out so far (for the record)
+
+    def choose(self, logits: np.ndarray, mask: np.ndarray, phase: int) -> list[int]:
+        """The candidates of one decision: the network's favourites among the legal actions
+        (ties to the lower action), pass taking the last place in the auction if missing."""
+        legal = np.flatnonzero(mask)
+        order = legal[np.argsort(-logits[legal], kind="stable")]
+        picks = order[:self.candidates].tolist()
+        if phase == AUCTION and PASS in legal and PASS not in picks:
+            picks[-1] = PASS
+        return picks
+
+    def scores(self, games: np.ndarray, theirs: np.ndarray | None, logits: np.ndarray,
+               masks: np.ndarray) -> np.ndarray:
+        """Per decision (a game record with the network on turn), the team score of each of
+        its candidates played out to the end of the hand (NaN for the other actions, all NaN
+        where one action is legal).  ``theirs``: per decision, the partnership ``other``
+        holds."""
+        q = np.full(masks.shape, np.nan, dtype=np.float32)
+        owner, picks = [], []
+        for k in range(len(games)):
+            cands = self.choose(logits[k], masks[k], int(games["phase"][k]))
+            if len(cands) > 1:
+                owner += [k] * len(cands)
+                picks += cands
+        if not picks:
+            return q
+        owner_a = np.asarray(owner, dtype=np.int64)
+        fast = FastGames(len(picks), self.rules)
+        fast.games[:] = games[owner_a]
+        fast.step(np.asarray(picks, dtype=np.int64))
+        their_side = None if theirs is None else np.asarray(theirs)[owner_a]
+        self.play_out(fast, their_side)
+        points = fast.games["hand_points"]
+        players = self.rules.players
+        for j in range(len(picks)):
+            side = side_of(players, int(games["turn"][owner_a[j]]))
+            q[owner_a[j], picks[j]] = side_scores(points[j:j + 1], side)[0]
+        self.branches += len(picks)
+        return q
+
+    def play_out(self, fast: FastGames, theirs: np.ndarray | None) -> None:
+        """Play every game of ``fast`` to the end of its hand: ``other`` where the seat on
+        turn is of the partnership ``theirs`` names, the network (greedy) elsewhere."""
+        obs = np.zeros((fast.num_games, self.net.obs_size), dtype=np.float32)
+        seats = np.zeros(fast.num_games, dtype=np.int64)
+        actions = np.full(fast.num_games, -1, dtype=np.int64)
+        no_rng = _no_rng
+        while (live := np.flatnonzero(fast.games["phase"] < HAND_OVER)).size:
+            masks = fast.legal_masks()
+            actions.fill(-1)
+            mine = live
+            if self.other is not None and theirs is not None:
+                turn = fast.games["turn"][live] % 2
+                other = live[turn == theirs[live]]
+                mine = live[turn != theirs[live]]
+                if other.size:
+                    actions[other] = self.other(fast, other, masks, no_rng)
+            if mine.size:
+                fastobs.observe_turn(fast, mine, obs, seats, self.encode)
+                with torch.no_grad():
+                    logits, _ = self.net(torch.from_numpy(obs[mine]))
+                    logits = masked_logits(logits, torch.from_numpy(masks[mine]))
+                actions[mine] = logits.argmax(1).numpy()
+            fast.step(actions, skip_negative=True)
+
+
+def _no_rng(row: int) -> random.Random:
+    raise RuntimeError("a branch's players are greedy and draw nothing")
