@@ -87,12 +87,12 @@ def test_candidates_are_the_networks_favourites_with_pass_among_them(network) ->
 
 
 def test_a_deal_collection_stores_scored_calls_and_discards_only(tmp_path, capsys) -> None:
-    """``--search deal``: the network's calls and discards only (one partnership's, with
+    """``--search deal-calls``: the network's calls and discards only (one partnership's, with
     ``--opponent``), each scored on its favourite few, labelled with its own choice; the CLI
     refuses a teacher that searches calls too."""
     teacher = make_bot("nmc:ppo-long,samples=2")
     data = distill.collect(teacher, hands=8, seed=4, num_envs=4, progress=False,
-                           opponent="rule", cards=False, deal=True)
+                           opponent="rule", cards=False, deal="calls")
     records = data["records"]
     assert (records["phase"] < PLAY).all() and (records["phase"] == AUCTION).sum() >= 8
     scores = data["scores"].astype(np.float32)
@@ -106,7 +106,7 @@ def test_a_deal_collection_stores_scored_calls_and_discards_only(tmp_path, capsy
     assert all(len(s) == 1 for s in sides.values())
     out = tmp_path / "d.npz"
     assert distill.main(["collect", "--teacher", "nmc:ppo-long,samples=2,calls=4", "--search",
-                         "deal", "--hands", "1", "--seed", "1", "--out", str(out)]) == 2
+                         "deal-calls", "--hands", "1", "--seed", "1", "--out", str(out)]) == 2
     assert "calls=N" in capsys.readouterr().err and not out.exists()
 
 

@@ -62,13 +62,13 @@ from .model import widen
 STREAM = 1 << 22
 FORMAT = "fivehundred-rl/distill-data"
 #: ``collect --search``: what is scored, and by what (see ``--help``).
-SEARCHES = ("cards", "calls", "both", "deal", "cards+deal")
+SEARCHES = ("cards", "calls", "both", "deal-calls", "deal")
 
 
 # ---------------------------------------------------------------------- collecting
 def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
             player: NeuralBot | None = None, progress: bool = True,
-            opponent: str | None = None, cards: bool = True, deal: bool = False
+            opponent: str | None = None, cards: bool = True, deal: str | None = None
             ) -> dict[str, np.ndarray]:
     """``hands`` hands of ``teacher`` (or of ``player``, labelled by ``teacher``) on every
     seat: each decision's game record, the teacher's action and, where the search ran, the
@@ -82,9 +82,9 @@ def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
 
     The teacher searches the cards and, with its ``calls`` above 0, the calls; with ``cards``
     false only the calls, and only the auction's decisions are stored.  With ``deal`` the
-    network's calls and kitty discards are scored by branches on the dealt cards instead
-    (:mod:`train.branches`; the teacher's ``calls`` must be 0), and with ``cards`` false only
-    those decisions are stored.
+    network's decisions are scored by branches on the dealt cards instead
+    (:mod:`train.branches`; the teacher's ``calls`` must be 0, ``cards`` false): ``"calls"``
+    its calls and kitty discards (only they are stored), ``"all"`` every decision.
 
     Interrupted (Ctrl-C; ``main`` turns SIGTERM into the same), it returns what it has: every
     decision stands alone, so a long collection can be cut short without losing its work."""
@@ -94,9 +94,9 @@ def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
         raise ValueError("the teacher's network names no rules")
     if not cards and not teacher.calls and not deal:
         raise ValueError("nothing to search: the cards are skipped and the teacher's calls=0")
-    if deal and teacher.calls:
-        raise ValueError("the calls are scored either by deal branches or by the teacher's "
-                         "search (calls=N), not both")
+    if deal is not None and (teacher.calls or cards or deal not in ("calls", "all")):
+        raise ValueError(f"deal={deal!r}: deal branches score the calls (and discards) or "
+                         "every decision, alone (no calls=N in the teacher, cards false)")
     for bot in (network, player):
         if bot is not None and bot.rules != rules:
             raise ValueError(f"{bot.name} plays other rules than the teacher's network")
@@ -139,13 +139,15 @@ def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
                         q[k, group] = value[group[0]]
                 if player is None:
                     played[k] = action
-            if branches is not None and (b := np.flatnonzero(phase < PLAY)).size:
+            if branches is not None and (b := np.flatnonzero(
+                    phase < PLAY if deal == "calls" else phase <= PLAY)).size:
                 with torch.no_grad():
                     logits = network.net(torch.from_numpy(venv.obs[rows[b]]))[0].numpy()
                 q[b] = branches.scores(games[rows[b]], theirs[rows[b]] if other else None,
                                        logits, venv.mask[rows[b]])
             # one append per step: an interruption keeps whole steps only
-            keep = slice(None) if cards else (phase < PLAY if deal else phase == AUCTION)
+            keep = slice(None) if cards or deal == "all" else (
+                phase < PLAY if deal else phase == AUCTION)
             steps.append((games[rows][keep].copy(), labels_now[keep].astype(np.int16),
                           q[keep].astype(np.float16)))
             actions[rows] = played
@@ -403,9 +405,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     c.add_argument("--num-envs", type=int, default=64, help="games played side by side")
     c.add_argument("--search", choices=SEARCHES, default="cards",
                    help="which decisions are scored: cards, calls or both by the teacher's "
-                        "search (calls: the teacher needs calls=N, worlds a call); deal: the "
-                        "calls and kitty discards by branches on the dealt cards "
-                        "(train/branches.py), cards+deal: the cards by the search too")
+                        "search (calls: the teacher needs calls=N, worlds a call); "
+                        "deal-calls: the network's calls and kitty discards by branches on "
+                        "the dealt cards (train/branches.py), deal: its every decision so")
     c.add_argument("--opponent", metavar="BOT",
                    help="a bot (rule, random or neural:...) holding one partnership, swapping "
                         "sides every hand; only the other side's decisions are stored")
@@ -419,7 +421,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="points; 0 fits the teacher's chosen card only")
     f.add_argument("--call-temperature", type=float,
                    help="points; the temperature of scored calls and discards (collected "
-                        "with nmc's calls=N or --search deal), default --temperature")
+                        "with nmc's calls=N or --search deal-calls), default --temperature")
     f.add_argument("--anchor", action="store_true",
                    help="fit the starting network's policy times exp(score / temperature), "
                         "a step from it, instead of the search's scores alone")
@@ -452,10 +454,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             player = None
             if args.player:
                 player = NeuralBot.load(resolve_agent_alias(args.player), greedy=True)
+            deal = {"deal-calls": "calls", "deal": "all"}.get(args.search)
             data = collect(teacher, args.hands, args.seed, args.num_envs, player,
-                           opponent=args.opponent, cards=args.search in ("cards", "both",
-                                                                         "cards+deal"),
-                           deal=args.search.endswith("deal"))
+                           opponent=args.opponent, cards=args.search in ("cards", "both"),
+                           deal=deal)
             path = save_data(data, teacher.network.rules, args.out)
             print(f"{len(data['labels'])} decisions -> {path}")
         else:
