@@ -106,6 +106,10 @@ def test_regret_is_the_score_given_up_by_the_greedy_action() -> None:
     logits = torch.tensor([[0.0, 1.0, 5.0], [1.0, 0.0, 0.0], [0.0, 2.0, -1.0]])
     logits[0, 2] = -1e9  # illegal
     assert distill.regret(logits, scores) == (6.0, 2)
+    # a greedy action the search did not score (a deal branch's few candidates) is not counted
+    scores = torch.cat([scores, torch.tensor([[5.0, nan, 2.0]])])
+    logits = torch.cat([logits, torch.tensor([[0.0, 3.0, 1.0]])])
+    assert distill.regret(logits, scores) == (6.0, 2)
 
 
 def test_fitting_moves_the_network_toward_the_teacher(collected, tmp_path) -> None:

@@ -266,15 +266,17 @@ def targets(labels: torch.Tensor, scores: torch.Tensor, mask: torch.Tensor,
 
 def regret(logits: torch.Tensor, scores: torch.Tensor) -> tuple[float, int]:
     """The summed points (by the search's scores) that the greedy action gives up against the
-    best, over searched decisions, and their number."""
-    searched = ~torch.isnan(scores).all(1)
-    if not searched.any():
-        return 0.0, 0
-    s = scores[searched].float()
-    pick = logits[searched].argmax(1)
-    best = torch.nan_to_num(s, nan=-math.inf).max(1).values
+    best, over searched decisions where the greedy action was scored, and their number.  (A
+    deal branch scores a few favourite actions only; a fitted network may come to prefer one
+    it did not score, and that decision then says nothing about its regret.)"""
+    s = scores.float()
+    pick = logits.argmax(1)
     chosen = s.gather(1, pick[:, None]).squeeze(1)
-    return float((best - chosen).sum()), int(searched.sum())
+    counted = ~torch.isnan(chosen)
+    if not counted.any():
+        return 0.0, 0
+    best = torch.nan_to_num(s[counted], nan=-math.inf).max(1).values
+    return float((best - chosen[counted]).sum()), int(counted.sum())
 
 
 def fit(net: PolicyNet, data: dict[str, np.ndarray], rules: Rules, epochs: int = 2,
