@@ -276,7 +276,7 @@ def _make_nmc(name: str, arg: str, **options: Any) -> Bot:
 #: one: ``neural:best`` is the default rules' (``australian-no-nullo``), ``neural:best-PRESET``
 #: another preset's.  Chosen by the leaderboard of docs/bots.md (duplicate deals that neither
 #: training nor selection used); update it when a stronger agent is shipped.
-BEST_AGENTS: dict[str, str] = {"australian-no-nullo": "ppo-distilled-f6",
+BEST_AGENTS: dict[str, str] = {"australian-no-nullo": "ppo-distilled-b2",
                                "australian": "ppo-australian",
                                "canadian": "ppo-canadian",
                                "avondale-classic": "ppo-avondale-classic",

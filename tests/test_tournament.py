@@ -178,11 +178,11 @@ def test_neural_best_is_the_shipped_agent_for_the_default_rules() -> None:
     from fh_env.rules import rules_name
 
     assert rules_name(Rules()) == DEFAULT_PRESET
-    assert BEST_AGENTS[DEFAULT_PRESET] == "ppo-distilled-f6"
+    assert BEST_AGENTS[DEFAULT_PRESET] == "ppo-distilled-b2"
     check_spec("neural:best")
     check_spec(f"neural:best-{DEFAULT_PRESET},greedy=0")
     bot = make_bot("neural:best", Rules())
-    assert bot.name == "neural:ppo-distilled-f6"
+    assert bot.name == "neural:ppo-distilled-b2"
     for preset, name in BEST_AGENTS.items():  # each is trained under its preset
         make_bot(f"neural:best-{preset}", Rules.preset(preset))
     assert make_bot("neural:best:sample").greedy is False
@@ -190,7 +190,7 @@ def test_neural_best_is_the_shipped_agent_for_the_default_rules() -> None:
 
 @pytest.mark.parametrize("spec, message", [
     ("neural:best-three-handed", "'three-handed' has no shipped agent; best agents exist "
-                                 "for: neural:best-australian-no-nullo (= neural:ppo-distilled-f6, "
+                                 "for: neural:best-australian-no-nullo (= neural:ppo-distilled-b2, "
                                  "also neural:best), neural:best-australian (= "
                                  "neural:ppo-australian), neural:best-canadian"),
     ("neural:best-nowhere", "'nowhere' is not a preset (presets: australian-no-nullo"),

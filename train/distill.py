@@ -17,7 +17,9 @@ Two steps, so that the slow one runs in parallel and is kept:
 * ``collect``: games of the teacher on every seat (or of a ``--player`` network, for a DAgger
   round in the states the student reaches), each decision stored as its compiled game record
   (548 bytes; the observation and the legal mask are recomputed from it exactly at fitting
-  time), the label and the scores.  One ``.npz`` file per call, written atomically.
+  time), the label and the scores.  One ``.npz`` file per call, written atomically.  With
+  ``--search deal`` the scores come from playing the network's favourite actions out on the
+  dealt cards instead of from the search (:mod:`train.branches`).
 * ``fit``: start from an agent (``--init``), fit on some files for some epochs, hold a share
   of them out, and report the agreement with the teacher and the *regret* on held-out card
   decisions: the points a deal the network's greedy card gives up against the search's best,
