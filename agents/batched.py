@@ -63,10 +63,7 @@ def batch_player(bot: Bot, rules: Rules) -> Player | None:
         return _random_player
     if type(bot) is NeuralBot:
         bot.check_rules(rules)
-        # As NeuralBot.act: observations under the bot's own rules where they play the same
-        # game as these (they differ only in options of contracts neither allows).
-        same = bot.rules is not None and bot.rules != rules and bot.rules.same_game(rules)
-        return _neural_player(bot, bot.rules if same else None)
+        return _neural_player(bot, bot.encoding_rules(rules))  # as NeuralBot.act encodes
     return None
 
 

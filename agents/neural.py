@@ -317,6 +317,13 @@ class NeuralBot:
             + "); to play it anyway, add strict_rules=0 to its spec (as in "
             "neural:NAME,strict_rules=0) or load it with strict_rules=False")
 
+    def encoding_rules(self, rules: Rules) -> Rules | None:
+        """The rules to encode a game under ``rules`` with: the network's own where they are
+        the same game but not equal (they differ only in options of contracts neither
+        allows), so that it sees exactly what it was trained on; else None (``rules``)."""
+        same = self.rules is not None and self.rules.same_game(rules)
+        return self.rules if same and self.rules != rules else None
+
     def act(self, view: SeatView, rng: random.Random) -> int:
         logits, mask = self._logits(view)
         if self.greedy:
@@ -344,8 +351,7 @@ class NeuralBot:
         if view.rules is not self._checked:
             self.check_rules(view.rules)
             self._checked = view.rules
-            same = self.rules is not None and self.rules.same_game(view.rules)
-            self._encode_rules = self.rules if same and self.rules != view.rules else None
+            self._encode_rules = self.encoding_rules(view.rules)
         if self._encode_rules is not None:
             view = dataclasses.replace(view, rules=self._encode_rules)
         observe.encode(view, out=self._obs)

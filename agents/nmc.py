@@ -224,10 +224,8 @@ class NetworkMCBot:
         return candidate_means(fast.games, view.team, k, weights)
 
     def _encode_rules(self, rules: Rules) -> Rules | None:
-        """As NeuralBot.act: observations under the network's own rules where they are the
-        same game as ``rules`` (they differ only in options of contracts neither allows)."""
-        ours = self.network.rules
-        return ours if ours is not None and ours != rules and ours.same_game(rules) else None
+        """As NeuralBot.act encodes (:meth:`agents.neural.NeuralBot.encoding_rules`)."""
+        return self.network.encoding_rules(rules)
 
     def _batch(self, rules: Rules, size: int) -> FastGames:
         """A reusable batch of ``size`` games under ``rules`` for the network's rollouts."""

@@ -44,8 +44,8 @@ def _play_out(state: State, bots: list) -> State:
 
 @pytest.mark.parametrize("theirs", [1, 0, None], ids=["rule-odd", "rule-even", "self-play"])
 def test_a_branch_scores_the_hand_the_engine_plays_from_that_call(network, theirs) -> None:
-    """Every scored candidate of a call, and of a kitty discard, is the team score of the
-    hand the reference engine plays after it on the same cards: the network on its side,
+    """Every scored candidate of a call, a kitty discard and a card is the team score of
+    the hand the reference engine plays after it on the same cards: the network on its side,
     the rule bot on the other's (or the network everywhere)."""
     rules = State().rules  # the default rules: the network encodes under its own (same game)
     assert rules != network.rules and rules.same_game(network.rules)
@@ -53,18 +53,19 @@ def test_a_branch_scores_the_hand_the_engine_plays_from_that_call(network, their
     bots = [rule if theirs is not None and seat % 2 == theirs else network for seat in range(4)]
     branches = DealBranches(network, rules,
                             None if theirs is None else batch_player(rule, rules))
-    checked = {Phase.AUCTION: 0, Phase.EXCHANGE: 0}
+    checked = {Phase.AUCTION: 0, Phase.EXCHANGE: 0, Phase.PLAY: 0}
     for seed in range(5):
         state = State(rules, seed=seed)
         while state.phase in checked:
-            if bots[state.turn] is network:
+            if bots[state.turn] is network and (state.phase != Phase.PLAY
+                                                or checked[Phase.PLAY] < 4 * (seed + 1)):
                 logits, mask = _logits(network, state)
                 fast = FastGames(1, rules)
                 fast.set_state(0, state)
                 q = branches.scores(fast.games, None if theirs is None else np.array([theirs]),
                                     logits, mask)[0]
                 scored = np.flatnonzero(~np.isnan(q))
-                assert 2 <= len(scored) <= 4
+                assert 2 <= len(scored) <= 4 or (len(scored) == 0 and mask.sum() == 1)
                 for action in scored.tolist():
                     after = state.clone()
                     after.apply(action)
@@ -73,6 +74,7 @@ def test_a_branch_scores_the_hand_the_engine_plays_from_that_call(network, their
                 checked[state.phase] += 1
             state.apply(bots[state.turn].act(seat_view(state, state.turn), random.Random(0)))
     assert checked[Phase.AUCTION] >= 5 and checked[Phase.EXCHANGE] >= 1
+    assert checked[Phase.PLAY] >= 10
 
 
 def test_candidates_are_the_networks_favourites_with_pass_among_them(network) -> None:
@@ -86,7 +88,7 @@ def test_candidates_are_the_networks_favourites_with_pass_among_them(network) ->
         DealBranches(network, State().rules, candidates=1)
 
 
-def test_a_deal_collection_stores_scored_calls_and_discards_only(tmp_path, capsys) -> None:
+def test_a_deal_collection_stores_the_networks_scored_decisions(tmp_path, capsys) -> None:
     """``--search deal-calls``: the network's calls and discards only (one partnership's, with
     ``--opponent``), each scored on its favourite few, labelled with its own choice; the CLI
     refuses a teacher that searches calls too."""
@@ -104,6 +106,13 @@ def test_a_deal_collection_stores_scored_calls_and_discards_only(tmp_path, capsy
     for record in records:
         sides.setdefault(record["dealt_hands"].tobytes(), set()).add(int(record["turn"]) % 2)
     assert all(len(s) == 1 for s in sides.values())
+    # deal="all": every decision of the network, the cards too, each scored where it has a
+    # choice
+    data = distill.collect(teacher, hands=2, seed=4, num_envs=2, progress=False,
+                           opponent="rule", cards=False, deal="all")
+    assert (data["records"]["phase"] == PLAY).sum() >= 10
+    multi = observe_masks(data["records"]).sum(1) > 1
+    assert (~np.isnan(data["scores"].astype(np.float32))).sum(1)[multi].min() >= 2
     out = tmp_path / "d.npz"
     assert distill.main(["collect", "--teacher", "nmc:ppo-long,samples=2,calls=4", "--search",
                          "deal-calls", "--hands", "1", "--seed", "1", "--out", str(out)]) == 2

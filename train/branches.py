@@ -1,16 +1,16 @@
-"""Deal branches: a call's score from playing it out on the cards actually dealt.
+"""Deal branches: an action's score from playing it out on the cards actually dealt.
 
 Why: the search's call scores (``nmc:...,calls=N``) play each call out in worlds drawn from
 the seat's view with the rule bot's card play, and fitting them made the network bid worse
 (docs/training.md, "Searching the calls and the discards").  Two things are wrong with them
 for a network that now plays its cards better than the rule bot: the cards after the call
 are not the network's, and the worlds ignore what the other seats' calls say about their
-hands.  A branch fixes both at once: at a call (or a kitty discard) of the network, each of
-its few favourite actions is applied to a copy of the game and the hand is played to its end
+hands.  A branch fixes both at once: at a decision of the network (a call, a kitty discard or
+a card), each of its few favourite actions is applied to a copy of the game and the hand is played to its end
 on the dealt cards, by the network on its side and by the opponents' own player on theirs.
 The deal is one draw from the true posterior given everything the seat has seen (the other
 seats' calls included), so the mean of a candidate's branch scores over the collected
-decisions is that call's value for the players as they are: Deep Monte Carlo's target, with
+decisions is that action's value for the players as they are: Deep Monte Carlo's target, with
 every candidate scored on the same deal (paired, so their differences are far less noisy than
 the scores).  The seat's own decision never reads the other hands: only its training target
 does, as a Monte Carlo return does.
@@ -43,7 +43,7 @@ Player = Callable[[FastGames, np.ndarray, np.ndarray, Callable[[int], random.Ran
 
 
 class DealBranches:
-    """Scores the network's calls and discards by branches on the dealt cards (module doc).
+    """Scores the network's decisions by branches on the dealt cards (module doc).
 
     ``other``: the batched player of the partnership the network does not hold (``None``:
     the network holds every seat).  Both play greedily, so a branch is a function of the deal
@@ -56,11 +56,7 @@ class DealBranches:
         network.check_rules(rules)
         self.net = network.net
         self.rules = rules
-        # as NeuralBot.act: observations under the network's own rules where they are the
-        # same game as these (they differ only in options of contracts neither allows)
-        ours = network.rules
-        self.encode = ours if ours is not None and ours != rules and ours.same_game(rules) \
-            else None
+        self.encode = network.encoding_rules(rules)  # as NeuralBot.act encodes
         self.other = other
         self.candidates = candidates
         self.branches = 0  # hands played out so far (for the record)
