@@ -59,7 +59,6 @@ class DealBranches:
         self.encode = network.encoding_rules(rules)  # as NeuralBot.act encodes
         self.other = other
         self.candidates = candidates
-        self.branches = 0  # hands played out so far (for the record)
 
     def choose(self, logits: np.ndarray, mask: np.ndarray, phase: int) -> list[int]:
         """The candidates of one decision: the network's favourites among the legal actions
@@ -97,7 +96,6 @@ class DealBranches:
         for j in range(len(picks)):
             side = side_of(players, int(games["turn"][owner_a[j]]))
             q[owner_a[j], picks[j]] = side_scores(points[j:j + 1], side)[0]
-        self.branches += len(picks)
         return q
 
     def play_out(self, fast: FastGames, theirs: np.ndarray | None) -> None:
@@ -106,7 +104,6 @@ class DealBranches:
         obs = np.zeros((fast.num_games, self.net.obs_size), dtype=np.float32)
         seats = np.zeros(fast.num_games, dtype=np.int64)
         actions = np.full(fast.num_games, -1, dtype=np.int64)
-        no_rng = _no_rng
         while (live := np.flatnonzero(fast.games["phase"] < HAND_OVER)).size:
             masks = fast.legal_masks()
             actions.fill(-1)
@@ -116,7 +113,7 @@ class DealBranches:
                 other = live[turn == theirs[live]]
                 mine = live[turn != theirs[live]]
                 if other.size:
-                    actions[other] = self.other(fast, other, masks, no_rng)
+                    actions[other] = self.other(fast, other, masks, _no_rng)
             if mine.size:
                 fastobs.observe_turn(fast, mine, obs, seats, self.encode)
                 with torch.no_grad():
