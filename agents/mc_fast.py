@@ -4,7 +4,7 @@ At a PLAY decision the bot does what :class:`agents.mc.MCBot` does (same candida
 :func:`agents.mc.distinct_plays`; the same exact distribution of worlds as
 :class:`agents.sampler.Determinizer`; same paired comparison on shared worlds; ties go to the rule
 bot's card, then to the lowest action id) but draws the worlds and plays the rollouts in
-compiled code: :class:`agents.sampler_compiled.CompiledSampler` (seeded from the bot's
+compiled code: :class:`agents.compiled.sampler.CompiledSampler` (seeded from the bot's
 generator, so its worlds are not the Python sampler's at the same seed) loads the public history
 into one fast-core record once (:meth:`fh_env.compiled.games.FastGames.set_state`), copies it
 ``samples x candidates`` times with each world's hidden cards, and every copy plays its
@@ -35,20 +35,20 @@ import numpy as np
 
 from fh_env.engine import Phase, State
 from fh_env.compiled.games import FastGames
-from agents.rollout_policy import policy_rollouts
 from fh_env.rules import Rules
 from fh_env.view import SeatView
 
 from .mc import MCBot, distinct_plays
 from .rule import RuleBot
-from .rule_compiled import RuleSeats
-from .rule_compiled import rollouts as rule_rollouts
-from .sampler_compiled import CompiledSampler
+from .compiled.rollout_policy import policy_rollouts
+from .compiled.rule import RuleSeats
+from .compiled.rule import rollouts as rule_rollouts
+from .compiled.sampler import CompiledSampler
 
 #: How the rollouts play the rest of the hand: ``rule``, the rule bot at every seat in compiled
-#: code (:mod:`agents.rule_compiled`), exactly ``mc``'s rollouts, so that mcfast scores each
+#: code (:mod:`agents.compiled.rule`), exactly ``mc``'s rollouts, so that mcfast scores each
 #: candidate as ``mc`` does on the same worlds; ``policy``, the simpler and faster compiled
-#: policy of :mod:`agents.rollout_policy`.
+#: policy of :mod:`agents.compiled.rollout_policy`.
 ROLLOUTS = ("rule", "policy")
 
 
@@ -94,7 +94,7 @@ class FastMCBot:
         (the default) play every size, the compiled policy's four players only."""
         if self.rollout == "policy" and rules.players != 4:
             raise ValueError(f"bot {self.name!r} with rollout=policy plays four players only "
-                             f"(the compiled policy of agents.rollout_policy), not "
+                             f"(the compiled policy of agents.compiled.rollout_policy), not "
                              f"players={rules.players}; rollout=rule, the default, plays every "
                              "table size")
 

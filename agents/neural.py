@@ -43,8 +43,9 @@ from agents.features import FEATURE_SIZE, CardFeatures
 from fh_env import NUM_ACTIONS, Rules, SeatView
 from fh_env import observe
 
+from .shipped import CHECKPOINT_DIR, resolve_alias, shipped_agents
+
 FORMAT = "fivehundred-rl/checkpoint"
-CHECKPOINT_DIR = Path(__file__).resolve().parent / "checkpoints"
 #: Logit given to illegal actions: exp() of it is exactly 0 in float32, and it stays finite.
 ILLEGAL_LOGIT = -1e9
 
@@ -154,7 +155,9 @@ def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
 
 # ---------------------------------------------------------------------- checkpoints
 def resolve_checkpoint(name: str | Path) -> Path:
-    """A checkpoint file from a path, a run directory, or a shipped name."""
+    """A checkpoint file from a path, a run directory, or a shipped name or alias
+    (:func:`agents.shipped.resolve_alias`: ``best``, ``best-PRESET``, an older name)."""
+    name = resolve_alias(str(name))
     path = Path(name)
     if path.is_dir():
         path = path / "checkpoint.pt"
@@ -163,7 +166,7 @@ def resolve_checkpoint(name: str | Path) -> Path:
     shipped = CHECKPOINT_DIR / f"{name}.pt"
     if shipped.is_file():
         return shipped
-    known = sorted(p.stem for p in CHECKPOINT_DIR.glob("*.pt")) if CHECKPOINT_DIR.is_dir() else []
+    known = shipped_agents()
     raise CheckpointError(f"no checkpoint {str(name)!r}: not a file, not a run directory with a "
                           f"checkpoint.pt, and not a shipped name (shipped: "
                           f"{', '.join(known) or 'none'})")
@@ -297,12 +300,12 @@ class NeuralBot:
         data = read_checkpoint(path)
         rules = Rules.from_dict(data["rules"])
         return cls(policy_from_checkpoint(data, path), rules, greedy,
-                   name=f"neural:{name}", strict_rules=strict_rules)
+                   name=f"neural:{resolve_alias(str(name))}", strict_rules=strict_rules)
 
     def check_rules(self, rules: Rules) -> None:
         """Refuse (:class:`CheckpointError`) to play under ``rules`` if they are not the rules
         it was trained under, unless ``strict_rules`` is off.  ``make_bot(spec, rules)`` and
-        :func:`agents.evaluate.duplicate` call this before the first move."""
+        :func:`arena.duplicate.duplicate` call this before the first move."""
         if self.rules is not None and rules.players != self.rules.players:
             # Not even strict_rules=False helps: the observation has another size.
             raise CheckpointError(

@@ -59,8 +59,8 @@ from fh_env.view import SeatView
 from .mc_fast import FastMCBot, candidate_means
 from .net_rollouts import RolloutNet
 from .neural import NeuralBot, masked_logits
-from .rule_compiled import play_seats
-from .sampler_compiled import CompiledSampler
+from .compiled.rule import play_seats
+from .compiled.sampler import CompiledSampler
 
 
 #: Who plays the rest of the hand in the search's worlds: ``rule``, the compiled rule bot
@@ -281,8 +281,6 @@ class NetworkMCBot:
 def make_nmc(name: str, arg: str, samples: int = 100, infer: float = 0.0,
              rollout: str = "rule", calls: int = 0, discards: int = 0) -> NetworkMCBot:
     """Registry factory: ``nmc:PATH[,samples=N][,infer=X][,rollout=rule|net][,calls=N][,discards=N]``."""
-    from .registry import resolve_agent_alias
-
-    network = NeuralBot.load(resolve_agent_alias(arg), greedy=True)
+    network = NeuralBot.load(arg, greedy=True)  # resolves best, best-PRESET, older names
     return NetworkMCBot(network, samples=samples, name=name, infer=infer, rollout=rollout,
                         calls=calls, discards=discards)

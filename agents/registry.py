@@ -4,7 +4,7 @@ A spec is a registered name, optionally followed by ``:`` and an argument string
 after the first colon)::
 
     name[:key=value,key=value,...]          e.g. mc:samples=50,infer=1   rule:nt_risk=0.5
-    neural:PATH[,key=value,...]             e.g. neural:ppo-long,strict_rules=0
+    neural:PATH[,key=value,...]             e.g. neural:ppo-selfplay,strict_rules=0
 
 :data:`BOTS` is the one table of bots: for each name a :class:`BotInfo` with a one-line
 description, the options it takes (each with its type and range) and its factory.  Options are
@@ -34,7 +34,7 @@ name               bot
                    lazily); option ``samples`` (default 100)
 ``neural``         the trained policy, ``neural:PATH[,greedy=0][,strict_rules=0]``
                    (:mod:`agents.neural`, imported lazily); ``neural:best`` is the strongest
-                   shipped agent for the default rules (:data:`BEST_AGENTS`)
+                   shipped agent for the default rules (:data:`agents.shipped.BEST_AGENTS`)
 ``nmc``            a trained policy's calls and discards, Monte Carlo card play
                    (:mod:`agents.nmc`), ``nmc:PATH[,samples=N][,infer=X][,rollout=net]``
                    ``[,calls=N][,discards=N]``
@@ -50,7 +50,6 @@ from __future__ import annotations
 import math
 from collections.abc import MutableMapping
 from dataclasses import dataclass, fields
-from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from fh_env.rules import Rules
@@ -59,6 +58,7 @@ from .base import Bot
 from .mc import LEVELS, MCBot
 from .random_bot import RandomBot
 from .rule import BidParams, RuleBot
+from .shipped import BEST_AGENTS, DEFAULT_PRESET, RENAMED, shipped_agents
 
 BotFactory = Callable[[str | None], Bot]
 
@@ -256,58 +256,15 @@ def _make_mcfast(name: str, **options: Any) -> Bot:
 
 
 def _make_neural(name: str, arg: str, **options: Any) -> Bot:
-    from .neural import make_neural_bot, split_legacy_suffix  # torch only when asked for
+    from .neural import make_neural_bot  # torch only when asked for
 
-    path, greedy = split_legacy_suffix(arg)
-    resolved = resolve_agent_alias(path)
-    if resolved != path:
-        arg = resolved + {None: "", True: ":greedy", False: ":sample"}[greedy]
-    return make_neural_bot(arg, **options)
+    return make_neural_bot(arg, **options)  # aliases: agents.shipped.resolve_alias
 
 
 def _make_nmc(name: str, arg: str, **options: Any) -> Bot:
     from .nmc import make_nmc  # torch and numba only when asked for
 
     return make_nmc(name, arg, **options)
-
-
-# ---------------------------------------------------------------------------- neural:best
-#: The strongest shipped agent (a name in agents/checkpoints/) for each rules preset that has
-#: one: ``neural:best`` is the default rules' (``australian-no-nullo``), ``neural:best-PRESET``
-#: another preset's.  Chosen by the leaderboard of docs/bots.md (duplicate deals that neither
-#: training nor selection used); update it when a stronger agent is shipped.
-BEST_AGENTS: dict[str, str] = {"australian-no-nullo": "ppo-distilled-b2",
-                               "australian": "ppo-australian",
-                               "canadian": "ppo-canadian",
-                               "avondale-classic": "ppo-avondale-classic",
-                               "american-double-nullo": "ppo-american-double-nullo",
-                               "american-45": "ppo-american-45", "american": "ppo-american"}
-DEFAULT_PRESET = "australian-no-nullo"  # the preset equal to Rules(), fh-eval's default
-
-
-def resolve_agent_alias(name: str) -> str:
-    """``best`` -> the shipped name of the strongest agent for the default rules,
-    ``best-PRESET`` -> the one for PRESET; any other name unchanged.
-
-    A file or a run directory of that name comes first (as for every ``neural:PATH``).  A preset
-    without a best agent, or no preset at all, is a ValueError listing those that have one.
-    """
-    if name != "best" and not name.startswith("best-"):
-        return name
-    if Path(name).exists():
-        return name
-    preset = DEFAULT_PRESET if name == "best" else name[len("best-"):]
-    if preset in BEST_AGENTS:
-        return BEST_AGENTS[preset]
-    from fh_env.rules import PRESETS
-
-    have = ", ".join(f"neural:best-{p} (= neural:{BEST_AGENTS[p]}"
-                     + (", also neural:best" if p == DEFAULT_PRESET else "") + ")"
-                     for p in BEST_AGENTS)
-    what = ("is not a preset (presets: " + ", ".join(PRESETS) + ")" if preset not in PRESETS
-            else "has no shipped agent")
-    raise ValueError(f"no best agent for neural:{name}: {preset!r} {what}; best agents exist "
-                     f"for: {have or 'none'}")
 
 
 _RULE_OPTIONS = tuple(Option(f.name, "float", "a bidding constant (tricks)", default=f.default)
@@ -417,6 +374,12 @@ def _lookup(spec: str) -> tuple[BotInfo, str | None]:
     return info, (arg if colon else None)
 
 
+def bot_kind(spec: str) -> str:
+    """The registered name a spec starts with (``"mc"`` for ``"mc:samples=5"``), or
+    ValueError for an unknown one; cheap: nothing is built or read."""
+    return _lookup(spec)[0].name
+
+
 def check_spec(spec: str) -> None:
     """Check a spec's name and options without building the bot (ValueError if bad).
 
@@ -429,7 +392,7 @@ def check_spec(spec: str) -> None:
     if info.name in ("neural", "nmc"):
         from .neural import resolve_checkpoint, split_legacy_suffix
 
-        resolve_checkpoint(resolve_agent_alias(split_legacy_suffix(options["arg"])[0]))
+        resolve_checkpoint(split_legacy_suffix(options["arg"])[0])
 
 
 def make_bot(spec: str, rules: Rules | None = None) -> Bot:
@@ -448,12 +411,6 @@ def make_bot(spec: str, rules: Rules | None = None) -> Bot:
 
 
 # ---------------------------------------------------------------------------- help
-def shipped_agents() -> list[str]:
-    """The names of the checkpoints shipped in agents/checkpoints/ (``neural:NAME``)."""
-    folder = Path(__file__).resolve().parent / "checkpoints"
-    return sorted(p.stem for p in folder.glob("*.pt")) if folder.is_dir() else []
-
-
 def bot_help(width: int = 88) -> str:
     """The bot list of ``fh-eval --help``, generated from :data:`BOTS`."""
     lines = ["bots (a spec is name[:key=value,...]; neural:PATH[,key=value,...]):"]
@@ -467,10 +424,12 @@ def bot_help(width: int = 88) -> str:
     shipped = shipped_agents()
     lines.append("shipped agents (agents/checkpoints/): "
                  + (", ".join(f"neural:{n}" for n in shipped) or "none"))
+    lines.append("older names, still loading: "
+                 + ", ".join(f"{old} = {new}" for old, new in RENAMED.items()))
     lines.append("strongest shipped agent: "
                  + ", ".join(("neural:best" if p == DEFAULT_PRESET else f"neural:best-{p}")
                              + f" = neural:{n} ({p})" for p, n in BEST_AGENTS.items()))
-    lines.append("examples: mc:samples=50,infer=1  rule:nt_risk=0.5  neural:ppo-long,greedy=0  "
+    lines.append("examples: mc:samples=50,infer=1  rule:nt_risk=0.5  neural:ppo-selfplay,greedy=0  "
                  "neural:runs/x/agent.pt,strict_rules=0")
     return "\n".join(lines)
 

@@ -14,7 +14,7 @@ less).  Every figure is a median over ``--runs`` runs.  The sections (``--only``
 * ``vector_env``: ``fh_env.envs.vector.VectorEnv`` agent steps/s with observations and masks at
   several N, against the engine building the same one game at a time (``bench.vector_env``);
 * ``eval``: ``fh-eval``'s duplicate deals per CPU second through the engine and batched in the
-  compiled core, ``neural:ppo-long`` against ``rule`` and ``rule`` against ``random``
+  compiled core, ``neural:ppo-selfplay`` against ``rule`` and ``rule`` against ``random``
   (``bench.evaluate``);
 * ``mc``: milliseconds per Monte Carlo decision at each level, against the time of one random
   engine hand (``bench.mc``);
@@ -248,7 +248,7 @@ def eval_section(s: Settings) -> tuple[dict[str, Any], list[Row]]:
     for pair, r in raw.items():
         rows += [row("eval", f"fh-eval {pair}, engine path", "cpu",
                      r["engine_deals_per_cpu_s"], "deals/s"),
-                 row("eval", f"fh-eval {pair}, batched (agents.batched)", "cpu",
+                 row("eval", f"fh-eval {pair}, batched (arena.batched)", "cpu",
                      r["batched_deals_per_cpu_s"], "deals/s", ratio=r["ratio"],
                      ratio_of="÷ engine path")]
     return raw, rows

@@ -1,6 +1,6 @@
 """``fh-eval``'s two paths side by side: the same duplicate deals played through the reference
 engine (one decision at a time, each bot reading a seat view) and batched in the compiled core
-(:mod:`agents.batched`: the compiled rule bot, one network forward pass per step for all the
+(:mod:`arena.batched`: the compiled rule bot, one network forward pass per step for all the
 rows where the agent is on turn).  Both paths play the same games (checked here on every run);
 the figure is duplicate deals (two hands each) per CPU second, median of ``runs``.
 
@@ -14,7 +14,7 @@ import statistics
 import time
 from typing import Any
 
-PAIRS = (("neural:ppo-long", "rule"), ("rule", "random"))
+PAIRS = (("neural:ppo-selfplay", "rule"), ("rule", "random"))
 
 
 def measure(pairs: tuple[tuple[str, str], ...] = PAIRS, deals: int = 200, runs: int = 3,
@@ -22,8 +22,8 @@ def measure(pairs: tuple[tuple[str, str], ...] = PAIRS, deals: int = 200, runs: 
     """Deals per CPU second of each path for each pair (A, B), and their ratio."""
     import torch
 
-    from agents.batched import batch_player, play_deals
-    from agents.evaluate import play_deal
+    from arena.batched import batch_player, play_deals
+    from arena.duplicate import play_deal
     from agents.registry import make_bot
     from fh_env.rules import Rules
 

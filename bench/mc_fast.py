@@ -2,7 +2,7 @@
 [--json]``.
 
 Times :class:`agents.mc_fast.FastMCBot` (worlds from the compiled sampler,
-:mod:`agents.sampler_compiled`), the same bot drawing its worlds with the Python sampler
+:mod:`agents.compiled.sampler`), the same bot drawing its worlds with the Python sampler
 (:class:`PythonSamplerMCBot`, ``agents.sampler.Determinizer``: the bot before the compiled
 sampler) and :class:`agents.mc.MCBot` on the same PLAY decision points (from rule-bot hands,
 :func:`bench.mc.decision_points`), CPU time of this process (one core), and reports the median
@@ -31,7 +31,7 @@ from agents.mc import MCBot, distinct_plays
 from agents.mc_fast import FastMCBot
 from agents.rule import RuleBot
 from agents.sampler import Determinizer
-from agents.sampler_compiled import CompiledSampler
+from agents.compiled.sampler import CompiledSampler
 from bench.mc import decision_points
 from fh_env.engine import Phase
 from bench.common import positive_int

@@ -1,4 +1,4 @@
-"""The compiled rule bot (:mod:`agents.rule_compiled`) against the Python one (:mod:`agents.rule`):
+"""The compiled rule bot (:mod:`agents.compiled.rule`) against the Python one (:mod:`agents.rule`):
 agreement over many positions, decisions per second, and a learner against ``rule`` in
 :class:`fh_env.envs.vector.VectorEnv` with the bot on the Python path and in compiled code.
 
@@ -15,7 +15,7 @@ agreement over many positions, decisions per second, and a learner against ``rul
   disagreement is printed (the command exits 1).  Besides the kind of each decision, the
   positions where a rule of a table size applies are counted (:func:`cases`).
 * **decisions/s**: the Python bot's ``seat_view`` + ``act`` per position (timed inside the
-  agreement run) against the compiled :func:`agents.rule_compiled.act` over the same kind of
+  agreement run) against the compiled :func:`agents.compiled.rule.act` over the same kind of
   positions in one batch of records.
 * **learner vs rule** (four players): ``VectorEnv`` (one hand per episode, default rules) with
   a learner on seats 0 and 2 (uniformly random legal actions, drawn in numpy) and ``rule`` on
@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from agents.rule import RuleBot, _winning
-from agents.rule_compiled import RuleSeats, act
+from agents.compiled.rule import RuleSeats, act
 from fh_env import actions as A
 from fh_env.actions import action_table
 from fh_env.compiled.games import FastGames

@@ -87,7 +87,7 @@ class Profile:
     def install(self) -> "Profile":
         import train.ppo as ppo
         from agents.neural import PolicyNet
-        from agents.rule_compiled import RuleSeats
+        from agents.compiled.rule import RuleSeats
         from fh_env.envs.vector import VectorEnv
         from train.model import ActorCritic
 

@@ -2,7 +2,7 @@
 
 Every recipe trains with its library, wraps the result as a :class:`PolicyBot` (a function of
 one seat's observation and action mask) and measures it with our duplicate evaluation
-(:func:`agents.evaluate.duplicate`) against ``random`` and ``rule``.  The engine refuses an
+(:func:`arena.duplicate.duplicate`) against ``random`` and ``rule``.  The engine refuses an
 illegal action, and :class:`PolicyBot` checks the mask first, so an evaluation that finishes
 is one in which the policy never chose an illegal action.
 """
@@ -20,7 +20,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from agents.evaluate import duplicate
+from arena.duplicate import duplicate
 from fh_env import observe
 from fh_env.rules import resolve_rules
 from fh_env.rules import Rules

@@ -260,6 +260,24 @@ def resolve_rules(spec: RulesSpec) -> Rules:
                      "nor the path of a .toml rules file")
 
 
+def load_rules(spec: str) -> Rules:
+    """:func:`resolve_rules` for a command line: every failure (a missing, unreadable, non-text
+    or invalid rules file, an unknown preset) is a ValueError naming the file, so that each
+    command can print it as one line and exit with status 2."""
+    try:
+        return resolve_rules(spec)
+    except UnicodeDecodeError:
+        raise ValueError(f"rules file {spec} is not a text (TOML) file") from None
+    except IsADirectoryError:
+        raise ValueError(f"rules file {spec} is a directory, not a TOML file") from None
+    except FileNotFoundError as err:
+        raise ValueError(str(err)) from None
+    except OSError as err:
+        raise ValueError(f"rules file {spec} cannot be read: {err.strerror or err}") from None
+    except (TypeError, KeyError) as err:
+        raise ValueError(f"rules file {spec}: {err}") from None
+
+
 def rules_name(rules: Rules) -> str:
     """The preset ``rules`` equals, or ``"custom"`` (for tables and logs)."""
     return next((name for name in PRESETS if Rules.preset(name) == rules), "custom")

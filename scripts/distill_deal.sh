@@ -4,14 +4,14 @@
 # every hand), plays each of its four favourite actions at every decision out on the dealt
 # cards (train/branches.py), and fits the next network anchored on the current one (cards at
 # T = 20 points, calls and discards at 150, two epochs) on this step's data and the earlier
-# ones'.  The shipped ppo-distilled-b2 is, from ppo-distilled-f6:
-#   bash scripts/distill_deal.sh ppo-distilled-f6 runs/deal 432
+# ones'.  The shipped distill-branches-2 is, from distill-vs-rule-6:
+#   bash scripts/distill_deal.sh distill-vs-rule-6 runs/deal 432
 # which runs one collection of the calls and discards only (30,000 hands a process), then
 # step 1 (24,000 hands a process) and step 2 (16,000).  About 90 minutes on 2 CPU cores.
 #   bash scripts/distill_deal.sh [START] [OUT_DIR] [FIRST_SEED]
 # HANDS=8 shrinks every collection to that many hands, for a quick check.
 set -euo pipefail
-agent=${1:-ppo-distilled-f6}
+agent=${1:-distill-vs-rule-6}
 OUT=${2:-runs/deal}
 seed=${3:-432}
 PY=${PY:-.venv/bin/python}

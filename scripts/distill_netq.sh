@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A policy-improvement step from ppo-distilled (neural:best at the time) with the network's
+# A policy-improvement step from distill-search-1 (neural:best at the time) with the network's
 # own Q (train/distill.py, docs/training.md "A step with the network's own scores"): the
 # network plays 11,000 hands at every seat; nmc with rollout=net (30 worlds, the network
 # playing each world out) scores every legal card of each card decision; the network is
@@ -9,7 +9,7 @@
 #   bash scripts/distill_netq.sh [OUT_DIR] [INIT]
 set -euo pipefail
 OUT=${1:-runs/distill-netq}
-INIT=${2:-ppo-distilled}
+INIT=${2:-distill-search-1}
 PY=${PY:-.venv/bin/python}
 export OMP_NUM_THREADS=1
 mkdir -p "$OUT"

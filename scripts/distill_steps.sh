@@ -4,17 +4,17 @@
 # card decision by nmc of that network with 300 worlds, and fits the next network anchored on
 # the current one (T = 3, one epoch).  About 25 minutes a step on 2 CPU cores.
 #   bash scripts/distill_steps.sh [START] [OUT_DIR] [FIRST_SEED] [STEPS]
-# The defaults give the steps measured in docs/training.md (seeds 412-417 from ppo-distilled).
+# The defaults give the steps measured in docs/training.md (seeds 412-417 from distill-search-1).
 # FEATURES=1 lets the fitted networks read agents.features's derived card-play inputs (the
 # first such step adds them with zero weights; docs/training.md "Derived card-play inputs").
 # KEEP=1 fits each step on this run's earlier data too (newest first), as the shipped
-# ppo-distilled-f3 was:  FEATURES=1 KEEP=1 bash scripts/distill_steps.sh ppo-distilled-5 DIR 418 3
+# distill-features-3 was:  FEATURES=1 KEEP=1 bash scripts/distill_steps.sh distill-search-5 DIR 418 3
 # EARLIER="a.npz b.npz ...": data of earlier steps (newest first), fitted on after each step's own.
 # OPPONENT=rule: the network plays one partnership and that bot the other, swapping every hand
 # (collect --opponent; only the network's decisions are stored), instead of all four seats.
-# TEMPERATURE=2: the fit's temperature (default 3, the steps before ppo-distilled-f6).
+# TEMPERATURE=2: the fit's temperature (default 3, the steps before distill-vs-rule-6).
 set -euo pipefail
-agent=${1:-ppo-distilled}
+agent=${1:-distill-search-1}
 OUT=${2:-runs/distill-steps}
 seed=${3:-412}
 STEPS=${4:-3}

@@ -20,7 +20,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
-SHIPPED = ROOT / "agents" / "checkpoints" / "ppo-long.pt"
+SHIPPED = ROOT / "agents" / "checkpoints" / "ppo-selfplay.pt"
 SMOKE = ROOT / "configs" / "train" / "smoke.toml"
 
 
@@ -28,7 +28,7 @@ def _command(name: str) -> list[str]:
     script = BIN / name
     if script.exists():
         return [str(script)]
-    module = {"fh-eval": "agents.evaluate", "fh-train": "train.cli"}[name]
+    module = {"fh-eval": "arena.cli", "fh-train": "train.cli"}[name]
     return [sys.executable, "-m", module]
 
 
@@ -135,10 +135,10 @@ EVAL_CASES = [
     (["random:x=1", "rule"], ["'random'", "'x'"]),
     (["neural", "rule"], ["needs a checkpoint"]),
     (["neural:", "rule"], ["neural"]),
-    (["neural:ppo-long,greedy=maybe", "rule"], ["greedy='maybe'", "boolean"]),
-    (["neural:ppo-long,frob=1", "rule"], ["'frob'", "strict_rules"]),
-    (["neural:ppo-long", "rule", "--rules", "american"], ["other rules", "strict_rules=0"]),
-    (["neural:no-such-agent", "rule"], ["no checkpoint 'no-such-agent'", "ppo-long"]),
+    (["neural:ppo-selfplay,greedy=maybe", "rule"], ["greedy='maybe'", "boolean"]),
+    (["neural:ppo-selfplay,frob=1", "rule"], ["'frob'", "strict_rules"]),
+    (["neural:ppo-selfplay", "rule", "--rules", "american"], ["other rules", "strict_rules=0"]),
+    (["neural:no-such-agent", "rule"], ["no checkpoint 'no-such-agent'", "ppo-selfplay"]),
     (["neural:{truncated}", "rule"], ["truncated.pt", "truncated"]),
     (["neural:{garbage}", "rule"], ["agent.pt", "not a checkpoint file"]),
     (["neural:{foreign}", "rule"], ["foreign.pt", "not a Five Hundred checkpoint",
@@ -307,42 +307,42 @@ def test_resume_from_a_truncated_checkpoint_changes_nothing(files, capsys) -> No
 def test_neural_bots_are_checked_against_the_rules_when_built() -> None:
     import random
 
-    from agents.match import play_hand
+    from arena.match import play_hand
     from agents.neural import CheckpointError
     from agents.registry import make_bot
     from fh_env import Rules, State
 
     american = Rules.preset("american")
     with pytest.raises(CheckpointError, match="other rules.*strict_rules=0"):
-        make_bot("neural:ppo-long", american)
-    bot = make_bot("neural:ppo-long,strict_rules=0", american)
+        make_bot("neural:ppo-selfplay", american)
+    bot = make_bot("neural:ppo-selfplay,strict_rules=0", american)
     assert not bot.strict_rules and bot.greedy
     state = play_hand(State(american, seed=3), [bot, make_bot("rule")] * 2,
                       [random.Random(k) for k in range(4)])
     assert state.is_terminal
-    assert not make_bot("neural:ppo-long,greedy=0").greedy
-    assert not make_bot("neural:ppo-long:sample").greedy  # the older spelling still works
-    make_bot("neural:ppo-long", Rules.preset("australian-no-nullo"))  # its own rules: fine
+    assert not make_bot("neural:ppo-selfplay,greedy=0").greedy
+    assert not make_bot("neural:ppo-selfplay:sample").greedy  # the older spelling still works
+    make_bot("neural:ppo-selfplay", Rules.preset("australian-no-nullo"))  # its own rules: fine
 
 
 def test_duplicate_refuses_a_neural_bot_for_other_rules_before_any_play() -> None:
-    from agents.evaluate import duplicate
+    from arena.duplicate import duplicate
     from agents.neural import CheckpointError, NeuralBot
 
-    bot = NeuralBot.load("ppo-long")
+    bot = NeuralBot.load("ppo-selfplay")
     with pytest.raises(CheckpointError, match="strict_rules=0"):
         duplicate(bot, "rule", "american", deals=1)
     with pytest.raises(CheckpointError, match="strict_rules=0"):
-        duplicate("neural:ppo-long", "rule", "american", deals=1)
-    result = duplicate("neural:ppo-long,strict_rules=0", "rule", "american", deals=1)
+        duplicate("neural:ppo-selfplay", "rule", "american", deals=1)
+    result = duplicate("neural:ppo-selfplay,strict_rules=0", "rule", "american", deals=1)
     assert result.deals == 1
 
 
 def test_fh_eval_plays_a_neural_bot_under_other_rules_when_told(tmp_path: Path) -> None:
-    proc = _run([*_command("fh-eval"), "neural:ppo-long,strict_rules=0", "rule", "--rules",
+    proc = _run([*_command("fh-eval"), "neural:ppo-selfplay,strict_rules=0", "rule", "--rules",
                  "american", "--deals", "1", "--json", "--no-progress"], tmp_path)
     assert proc.returncode == 0, proc.stderr
-    assert json.loads(proc.stdout)["a"] == "neural:ppo-long,strict_rules=0"
+    assert json.loads(proc.stdout)["a"] == "neural:ppo-selfplay,strict_rules=0"
 
 
 # ---------------------------------------------------------------------------- point 10
@@ -351,7 +351,7 @@ def _no_constants(name: str):
 
 
 def test_fh_eval_json_is_strict_even_for_one_deal(capsys) -> None:
-    from agents.evaluate import main
+    from arena.cli import main
 
     assert main(["rule", "random", "--deals", "1", "--json", "--no-progress"]) == 0
     text = capsys.readouterr().out
@@ -361,7 +361,7 @@ def test_fh_eval_json_is_strict_even_for_one_deal(capsys) -> None:
 
 
 def test_eval_json_holds_json_objects(tmp_path: Path) -> None:
-    from agents.evaluate import duplicate
+    from arena.duplicate import duplicate
     from train.cli import write_eval_json
 
     results = {"random": duplicate("rule", "random", deals=1, seed=1),
@@ -387,7 +387,7 @@ def test_eval_json_holds_json_objects(tmp_path: Path) -> None:
     ("mc-infer:infer_eps=-0.5", ["'mc-infer'", "infer_eps='-0.5'", "from 0 to 1"]),
     ("mc6:rollout=x", ["'mc6'", "rollout='x'", "one of rule, random"]),
     ("mcfast:samples=0", ["'mcfast'", "samples='0'"]),
-    ("neural:ppo-long,strict_rules=perhaps", ["strict_rules='perhaps'", "boolean"]),
+    ("neural:ppo-selfplay,strict_rules=perhaps", ["strict_rules='perhaps'", "boolean"]),
     ("mc:nope=1", ["no option 'nope'", "accepted options: samples, bid_samples"]),
     ("mcfast:infer=1", ["no option 'infer'", "accepted options: samples"]),
     ("rule:nope=1", ["no option 'nope'", "partner_unknown"]),
@@ -450,13 +450,14 @@ def test_fh_train_prints_its_run_directory_at_start_and_end(tmp_path: Path, monk
 
 # ---------------------------------------------------------------------------- point 13
 def test_fh_eval_help_lists_every_bot_its_options_and_the_shipped_agents(capsys) -> None:
-    from agents.evaluate import parser
-    from agents.registry import BOTS, shipped_agents
+    from arena.cli import parser
+    from agents.registry import BOTS
+    from agents.shipped import shipped_agents
 
     text = parser().format_help()
     for name in BOTS:
         assert f"\n  {name}" in text, name
-    for word in ("mcfast", "neural:ppo-long", "nt_risk", "partner_raise", "samples",
+    for word in ("mcfast", "neural:ppo-selfplay", "nt_risk", "partner_raise", "samples",
                  "rollout", "strict_rules", "greedy"):
         assert word in text, word
-    assert "ppo-long" in shipped_agents()
+    assert "ppo-selfplay" in shipped_agents()

@@ -1,6 +1,6 @@
-"""The batched duplicate path (agents/batched.py) plays the engine path's games, hand for hand.
+"""The batched duplicate path (arena/batched.py) plays the engine path's games, hand for hand.
 
-``agents.evaluate.play_deal`` plays a deal through the reference engine; ``play_deals`` plays it
+``arena.duplicate.play_deal`` plays a deal through the reference engine; ``play_deals`` plays it
 as rows of the compiled core.  Every record (points, contract, declaring side, made) must be
 the same, for every bot kind the batched path takes, every preset and table size.
 """
@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from agents import evaluate
-from agents.batched import batch_player, may_batch, play_deals, play_games
-from agents.evaluate import duplicate, play_deal, play_game_pair
+from arena import duplicate as evaluate
+from arena.batched import batch_player, may_batch, play_deals, play_games
+from arena.duplicate import duplicate, play_deal, play_game_pair
 from agents.registry import make_bot
 from fh_env.rules import Rules, resolve_rules
 from conftest import FOUR_PLAYER_PRESETS
@@ -42,20 +42,20 @@ def test_other_table_sizes_play_the_engine_games(preset: str, bots: tuple[str, s
 
 
 def test_neural_agent_plays_the_engine_games() -> None:
-    engine, batched = both_paths("neural:ppo-long", "rule", resolve_rules(None), 60)
+    engine, batched = both_paths("neural:ppo-selfplay", "rule", resolve_rules(None), 60)
     assert batched == engine
     # the agent bid in these games: the comparison covers its calls, not only its card play
     assert sum(rec[3] == "A" for pair in engine for rec in pair) > 10
 
 
 def test_sampling_neural_agent_draws_from_the_seat_generators() -> None:
-    engine, batched = both_paths("neural:ppo-long,greedy=0", "random", resolve_rules(None), 30)
+    engine, batched = both_paths("neural:ppo-selfplay,greedy=0", "random", resolve_rules(None), 30)
     assert batched == engine
 
 
 def test_whole_games_are_the_engine_games() -> None:
     rules = resolve_rules(None)
-    a, b = make_bot("rule", rules), make_bot("neural:ppo-long", rules)
+    a, b = make_bot("rule", rules), make_bot("neural:ppo-selfplay", rules)
     engine = [play_game_pair(a, b, rules, 3, i) for i in range(4)]
     batched = play_games(batch_player(a, rules), batch_player(b, rules), rules, 3, range(4))
     assert batched == engine
@@ -64,7 +64,7 @@ def test_whole_games_are_the_engine_games() -> None:
 
 def test_games_stop_at_the_hand_limit() -> None:
     rules = resolve_rules(None)
-    a, b = make_bot("rule", rules), make_bot("neural:ppo-long", rules)
+    a, b = make_bot("rule", rules), make_bot("neural:ppo-selfplay", rules)
     engine = [play_game_pair(a, b, rules, 3, i, max_hands=2) for i in range(5)]
     batched = play_games(batch_player(a, rules), batch_player(b, rules), rules, 3, range(5),
                          max_hands=2)
@@ -85,7 +85,7 @@ def test_duplicate_takes_the_batched_path_for_batchable_bots(monkeypatch) -> Non
 def test_bots_that_need_the_engine_and_saved_records_take_the_engine_path(tmp_path) -> None:
     rules = resolve_rules(None)
     assert not may_batch("mc") and not may_batch("mcfast")
-    assert may_batch("rule") and may_batch("neural:ppo-long") and may_batch("random")
+    assert may_batch("rule") and may_batch("neural:ppo-selfplay") and may_batch("random")
     assert batch_player(make_bot("mc", rules), rules) is None
     saved = duplicate("rule", "random", deals=3, seed=2, save=str(tmp_path))
     assert len(list(tmp_path.glob("deal-*.json"))) == 3

@@ -16,7 +16,7 @@ import random
 import pytest
 
 from agents.base import Bot
-from agents.match import play_env, play_game, play_hand
+from arena.match import play_env, play_game, play_hand
 from agents.mc import LEVELS, MCBot, distinct_plays, rollout
 from agents.random_bot import RandomBot
 from agents.registry import REGISTRY, make_bot, parse_options, register

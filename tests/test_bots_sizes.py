@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from agents.match import BotSeats, play_hand
+from arena.match import BotSeats, play_hand
 from agents.mc import MCBot, team_score
 from agents.random_bot import RandomBot
 from agents.rule import RuleBot, _suit_orders, friends_of, hand_tricks, state_discard, state_play

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import torch
 
-from agents.batched import batch_player
+from arena.batched import batch_player
 from agents.mc import team_score
 from agents.neural import NeuralBot
 from agents.registry import make_bot
@@ -26,7 +26,7 @@ from train.branches import DealBranches
 
 @pytest.fixture(scope="module")
 def network() -> NeuralBot:
-    return NeuralBot.load("ppo-long", greedy=True)
+    return NeuralBot.load("ppo-selfplay", greedy=True)
 
 
 def _logits(network: NeuralBot, state: State) -> tuple[np.ndarray, np.ndarray]:
@@ -92,7 +92,7 @@ def test_a_deal_collection_stores_the_networks_scored_decisions(tmp_path, capsys
     """``--search deal-calls``: the network's calls and discards only (one partnership's, with
     ``--opponent``), each scored on its favourite few, labelled with its own choice; the CLI
     refuses a teacher that searches calls too."""
-    teacher = make_bot("nmc:ppo-long,samples=2")
+    teacher = make_bot("nmc:ppo-selfplay,samples=2")
     data = distill.collect(teacher, hands=8, seed=4, num_envs=4, progress=False,
                            opponent="rule", cards=False, deal="calls")
     records = data["records"]
@@ -114,7 +114,7 @@ def test_a_deal_collection_stores_the_networks_scored_decisions(tmp_path, capsys
     multi = observe_masks(data["records"]).sum(1) > 1
     assert (~np.isnan(data["scores"].astype(np.float32))).sum(1)[multi].min() >= 2
     out = tmp_path / "d.npz"
-    assert distill.main(["collect", "--teacher", "nmc:ppo-long,samples=2,calls=4", "--search",
+    assert distill.main(["collect", "--teacher", "nmc:ppo-selfplay,samples=2,calls=4", "--search",
                          "deal-calls", "--hands", "1", "--seed", "1", "--out", str(out)]) == 2
     assert "calls=N" in capsys.readouterr().err and not out.exists()
 

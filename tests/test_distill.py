@@ -20,7 +20,7 @@ from train.model import widen
 
 @pytest.fixture(scope="module")
 def collected() -> tuple[object, dict[str, np.ndarray]]:
-    teacher = make_bot("nmc:ppo-long,samples=8")
+    teacher = make_bot("nmc:ppo-selfplay,samples=8")
     return teacher, distill.collect(teacher, hands=6, seed=5, num_envs=3, progress=False)
 
 
@@ -114,7 +114,7 @@ def test_regret_is_the_score_given_up_by_the_greedy_action() -> None:
 
 def test_fitting_moves_the_network_toward_the_teacher(collected, tmp_path) -> None:
     teacher, data = collected
-    student = NeuralBot.load("ppo-long")
+    student = NeuralBot.load("ppo-selfplay")
     torch.manual_seed(0)
     for p in student.net.parameters():  # a scrambled start, so that there is much to learn
         p.data.add_(torch.randn_like(p) * 0.05)
@@ -130,31 +130,31 @@ def test_fitting_moves_the_network_toward_the_teacher(collected, tmp_path) -> No
 
 def test_command_line_collects_fits_and_refuses_bad_files(tmp_path, capsys) -> None:
     data = tmp_path / "d.npz"
-    assert distill.main(["collect", "--teacher", "nmc:ppo-long,samples=4", "--hands", "2",
+    assert distill.main(["collect", "--teacher", "nmc:ppo-selfplay,samples=4", "--hands", "2",
                          "--num-envs", "2", "--seed", "3", "--out", str(data)]) == 0
     out = tmp_path / "agent.pt"
-    assert distill.main(["fit", "--init", "ppo-long", "--data", str(data), "--epochs", "1",
+    assert distill.main(["fit", "--init", "ppo-selfplay", "--data", str(data), "--epochs", "1",
                          "--holdout", "0.5", "--out", str(out)]) == 0
-    assert NeuralBot.load(str(out)).net.obs_size == NeuralBot.load("ppo-long").net.obs_size
+    assert NeuralBot.load(str(out)).net.obs_size == NeuralBot.load("ppo-selfplay").net.obs_size
     bad = tmp_path / "bad.npz"
     bad.write_bytes(data.read_bytes()[:100])
     capsys.readouterr()
-    assert distill.main(["fit", "--init", "ppo-long", "--data", str(bad), "--out",
+    assert distill.main(["fit", "--init", "ppo-selfplay", "--data", str(bad), "--out",
                          str(tmp_path / "x.pt")]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("python -m train.distill: error: cannot read") and "\n" not in err
     assert not (tmp_path / "x.pt").exists()
     assert distill.main(["collect", "--teacher", "rule", "--hands", "2", "--seed", "1",
                          "--out", str(tmp_path / "y.npz")]) == 2
-    assert distill.main(["fit", "--init", "ppo-long", "--data", str(data), "--temperature",
+    assert distill.main(["fit", "--init", "ppo-selfplay", "--data", str(data), "--temperature",
                          "-1", "--out", str(tmp_path / "z.pt")]) == 2
     assert not (tmp_path / "z.pt").exists()
     wide = tmp_path / "wide.pt"
-    assert distill.main(["fit", "--init", "ppo-long", "--data", str(data), "--epochs", "1",
+    assert distill.main(["fit", "--init", "ppo-selfplay", "--data", str(data), "--epochs", "1",
                          "--hidden", "300,260,256", "--out", str(wide)]) == 0
     assert NeuralBot.load(str(wide)).net.hidden_sizes == [300, 260, 256]
     feat = tmp_path / "feat.pt"
-    assert distill.main(["fit", "--init", "ppo-long", "--data", str(data), "--epochs", "1",
+    assert distill.main(["fit", "--init", "ppo-selfplay", "--data", str(data), "--epochs", "1",
                          "--features", "--hidden", "300,256", "--out", str(feat)]) == 0
     net = NeuralBot.load(str(feat)).net
     assert net.features and net.hidden_sizes == [300, 256]
@@ -163,14 +163,14 @@ def test_command_line_collects_fits_and_refuses_bad_files(tmp_path, capsys) -> N
     assert NeuralBot.load(str(tmp_path / "feat2.pt")).net.features
     capsys.readouterr()
     for bad_sizes in ("128,128", "wide", "300,0"):
-        assert distill.main(["fit", "--init", "ppo-long", "--data", str(data), "--hidden",
+        assert distill.main(["fit", "--init", "ppo-selfplay", "--data", str(data), "--hidden",
                              bad_sizes, "--out", str(tmp_path / "w.pt")]) == 2
         assert "\n" not in capsys.readouterr().err.strip()
     assert not (tmp_path / "w.pt").exists()
 
 
 def test_a_widened_network_computes_what_it_started_from() -> None:
-    net = NeuralBot.load("ppo-long").net
+    net = NeuralBot.load("ppo-selfplay").net
     gen = torch.Generator().manual_seed(1)
     obs = (torch.rand(32, net.obs_size, generator=gen) < 0.05).float()
     logits, values = net(obs)
@@ -195,7 +195,7 @@ def test_a_widened_network_computes_what_it_started_from() -> None:
 def test_an_interrupted_collection_keeps_what_it_has(monkeypatch) -> None:
     """Ctrl-C (or SIGTERM, through main) mid-collection returns the decisions so far, every
     array the same length, instead of losing them."""
-    teacher = make_bot("nmc:ppo-long,samples=4")
+    teacher = make_bot("nmc:ppo-selfplay,samples=4")
     calls = {"n": 0}
     decide = teacher.decide
 
@@ -216,7 +216,7 @@ def test_an_interrupted_collection_keeps_what_it_has(monkeypatch) -> None:
 def test_an_opponent_holds_one_partnership_and_its_decisions_are_not_stored() -> None:
     """``--opponent rule``: in every hand only one partnership's decisions are stored, the
     sides swap from one hand of a table to the next, and the stored ones are still searched."""
-    teacher = make_bot("nmc:ppo-long,samples=4")
+    teacher = make_bot("nmc:ppo-selfplay,samples=4")
     data = distill.collect(teacher, hands=12, seed=9, num_envs=2, progress=False,
                            opponent="rule")
     records = data["records"]
@@ -235,7 +235,7 @@ def test_a_call_search_collection_stores_scored_calls_only(tmp_path, capsys) -> 
     """``--search calls``: the auction's decisions only, each scored on the network's
     favourite calls, labelled with the best of them; the CLI refuses a teacher that does not
     search calls."""
-    teacher = make_bot("nmc:ppo-long,samples=2,calls=6")
+    teacher = make_bot("nmc:ppo-selfplay,samples=2,calls=6")
     data = distill.collect(teacher, hands=6, seed=4, num_envs=3, progress=False, cards=False)
     assert (data["records"]["phase"] == 0).all() and len(data["labels"]) >= 12
     scores = data["scores"].astype(np.float32)
@@ -244,6 +244,6 @@ def test_a_call_search_collection_stores_scored_calls_only(tmp_path, capsys) -> 
     chosen = scores[np.arange(len(scores)), data["labels"]]
     assert np.allclose(chosen, np.nanmax(scores, axis=1))
     out = tmp_path / "c.npz"
-    assert distill.main(["collect", "--teacher", "nmc:ppo-long,samples=2", "--search", "calls",
+    assert distill.main(["collect", "--teacher", "nmc:ppo-selfplay,samples=2", "--search", "calls",
                          "--hands", "1", "--seed", "1", "--out", str(out)]) == 2
     assert "calls=N" in capsys.readouterr().err and not out.exists()

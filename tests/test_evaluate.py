@@ -1,4 +1,4 @@
-"""Duplicate evaluation (agents.evaluate, ``fh-eval``)."""
+"""Duplicate evaluation (arena.duplicate, ``fh-eval``)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from agents.evaluate import (contract_kind, duplicate, main, mean_ci, play_deal, t_quantile,
-                             wilson)
+from arena.cli import main
+from arena.duplicate import duplicate, play_deal
+from arena.results import contract_kind
+from arena.stats import mean_ci, t_quantile, wilson
 from agents.random_bot import RandomBot
 from agents.rule import RuleBot
 from fh_env import actions as A
@@ -123,7 +125,7 @@ def test_three_players_play_each_deal_three_times_with_a_on_each_seat():
 
 
 def test_six_players_swap_the_teams_of_three():
-    from agents.evaluate import seat_bots
+    from arena.seating import seat_bots
 
     a, b = RuleBot(), RandomBot()
     assert seat_bots(a, b, 0, 6) == [a, b, a, b, a, b]

@@ -394,7 +394,7 @@ def test_the_real_command_in_a_pseudo_terminal(tmp_path):
 
 
 def test_fh_eval_save_writes_replayable_records_of_each_deal(tmp_path, capsys):
-    from agents import evaluate
+    from arena import cli as evaluate
 
     assert evaluate.main(["rule", "random", "--deals", "3", "--seed", "5", "--no-progress",
                           "--save", str(tmp_path)]) == 0

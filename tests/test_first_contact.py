@@ -510,7 +510,7 @@ def test_legal_action_names_of_the_agent_on_turn() -> None:
 
 # ---------------------------------------------------------------------- 10. bots in the AEC loop
 def test_bot_seats_play_their_agents_in_the_aec_loop() -> None:
-    from agents.match import BotSeats
+    from arena.match import BotSeats
     from agents.rule import RuleBot
 
     recording = RecordingBot()
@@ -552,7 +552,7 @@ def test_bot_seats_play_their_agents_in_the_aec_loop() -> None:
 
 
 def test_bot_seats_replay_the_same_episode_from_the_same_seeds() -> None:
-    from agents.match import BotSeats
+    from arena.match import BotSeats
 
     def episode() -> list:
         env = fh_env.env()

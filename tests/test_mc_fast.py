@@ -1,4 +1,4 @@
-"""The compiled rollout policy (agents.rollout_policy) and the Monte Carlo bot built on it.
+"""The compiled rollout policy (agents.compiled.rollout_policy) and the Monte Carlo bot built on it.
 
 The policy must pick only legal actions (checked at every step of thousands of positions under
 every preset, reached by mixing its own and random actions) and play the heuristics it names
@@ -15,14 +15,14 @@ import random
 import numpy as np
 import pytest
 
-from agents.match import play_hand
+from arena.match import play_hand
 from agents.mc import MCBot, distinct_plays, rollout, team_score
 from agents.mc_fast import FastMCBot
 from agents.sampler import Determinizer
 from fh_env import actions as A
 from fh_env.engine import Phase, State
 from fh_env.compiled.games import FastGames
-from agents.rollout_policy import policy_actions, policy_rollouts
+from agents.compiled.rollout_policy import policy_actions, policy_rollouts
 from fh_env.rules import Rules
 from fh_env.view import seat_view
 

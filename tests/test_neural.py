@@ -10,7 +10,7 @@ import pytest
 import torch
 
 from agents.base import Bot
-from agents.match import play_hand
+from arena.match import play_hand
 from agents.neural import CheckpointError, NeuralBot, PolicyNet, make_neural_bot
 from agents.registry import make_bot
 from fh_env import Rules, State, observe, seat_view
@@ -180,13 +180,13 @@ def test_trump_first_survives_checkpoints(tmp_path: Path) -> None:
 
 
 def test_shipped_agent_loads_by_name_and_plays_well_against_random() -> None:
-    from agents.evaluate import duplicate
+    from arena.duplicate import duplicate
     from agents.random_bot import RandomBot
     from agents.neural import CHECKPOINT_DIR
 
-    path = CHECKPOINT_DIR / "ppo-long.pt"
+    path = CHECKPOINT_DIR / "ppo-selfplay.pt"
     assert path.stat().st_size < 5_000_000  # "a few MB at most"
-    bot = make_neural_bot("ppo-long")
+    bot = make_neural_bot("ppo-selfplay")
     assert bot.net.trump_first and bot.rules.same_game(Rules())  # trained before open_nullo_ties=higher
     result = duplicate(bot, RandomBot(), Rules(), deals=20, seed=3)
     assert result.ci_low > 300  # rule itself scores about +530 a deal against random
@@ -195,6 +195,20 @@ def test_shipped_agent_loads_by_name_and_plays_well_against_random() -> None:
 def test_a_checkpoint_refuses_another_table_size_even_when_not_strict() -> None:
     """§9: a 4-player network cannot read a 3- or 6-player observation; strict_rules=0 does
     not change that (it would crash at the first move)."""
-    for spec in ("neural:ppo-long", "neural:ppo-long,strict_rules=0"):
+    for spec in ("neural:ppo-selfplay", "neural:ppo-selfplay,strict_rules=0"):
         with pytest.raises(CheckpointError, match="trained for 4 players and cannot play 3"):
             make_bot(spec, rules=Rules.preset("three-handed"))
+
+
+@pytest.mark.parametrize("old", ["ppo-long", "ppo-distilled", "ppo-distilled-5", "ppo-distilled-f3",
+                                 "ppo-distilled-f6", "ppo-distilled-b2"])
+def test_older_shipped_names_still_load(old):
+    """Checkpoints were renamed for what they are; the names they were first shipped under
+    still load the same file, through the one alias table (agents.shipped.RENAMED)."""
+    from agents.neural import resolve_checkpoint
+    from agents.shipped import RENAMED
+
+    new = RENAMED[old]
+    assert resolve_checkpoint(old) == resolve_checkpoint(new)
+    assert resolve_checkpoint(new).name == f"{new}.pt"
+    assert not resolve_checkpoint(new).with_name(f"{old}.pt").exists()

@@ -7,7 +7,7 @@ import random
 import numpy as np
 import pytest
 
-from agents.match import play_hand
+from arena.match import play_hand
 from agents.neural import NeuralBot
 from agents.nmc import NetworkMCBot
 from agents.registry import check_spec, make_bot
@@ -51,11 +51,11 @@ def engine_scores(state: State, team: int, actions: list[int], play_out) -> list
 
 @pytest.fixture(scope="module")
 def nmc() -> NetworkMCBot:
-    return make_bot("nmc:ppo-long,samples=20")
+    return make_bot("nmc:ppo-selfplay,samples=20")
 
 
 def test_preferences_rank_the_greedy_action_first() -> None:
-    bot = NeuralBot.load("ppo-long")
+    bot = NeuralBot.load("ppo-selfplay")
     state = State(seed=4)
     while state.phase != Phase.HAND_OVER:
         view = seat_view(state, state.turn)
@@ -68,7 +68,7 @@ def test_preferences_rank_the_greedy_action_first() -> None:
 
 
 def test_calls_and_discards_are_the_networks_and_every_action_is_legal(nmc) -> None:
-    network = NeuralBot.load("ppo-long")
+    network = NeuralBot.load("ppo-selfplay")
     plays = 0
     for seed in range(4):
         state = State(seed=seed)
@@ -118,15 +118,15 @@ def test_same_seed_same_play(nmc) -> None:
 
 
 def test_spec_checks() -> None:
-    check_spec("nmc:ppo-long,samples=50")
+    check_spec("nmc:ppo-selfplay,samples=50")
     assert make_bot("nmc:best,samples=7").search.samples == 7
     with pytest.raises(ValueError, match="checkpoint"):
         check_spec("nmc:no-such-agent")
     with pytest.raises(ValueError, match="samples"):
-        check_spec("nmc:ppo-long,samples=0")
+        check_spec("nmc:ppo-selfplay,samples=0")
     assert make_bot("nmc:best,infer=0.5").infer == 0.5
     with pytest.raises(ValueError, match="infer"):
-        check_spec("nmc:ppo-long,infer=-1")
+        check_spec("nmc:ppo-selfplay,infer=-1")
     with pytest.raises(ValueError, match="PATH|checkpoint"):
         check_spec("nmc")
 
@@ -141,7 +141,7 @@ def test_call_likelihood_is_the_networks_on_the_engine() -> None:
     from fh_env import observe
     from fh_env.compiled.games import FastGames
 
-    bot = make_bot("nmc:ppo-long,samples=20,infer=1")
+    bot = make_bot("nmc:ppo-selfplay,samples=20,infer=1")
     network, rules = bot.network, State().rules
     for seed in (3, 8, 21):
         state, history = State(seed=seed), []
@@ -180,7 +180,7 @@ def test_call_likelihood_is_the_networks_on_the_engine() -> None:
 def test_network_rollouts_are_the_network_playing_on_the_engine() -> None:
     """``rollout=net`` on the true deal scores each card as the greedy network playing the rest
     of the hand at every seat on the reference engine (a differential test of the batch)."""
-    bot = make_bot("nmc:ppo-long,samples=1,rollout=net")
+    bot = make_bot("nmc:ppo-selfplay,samples=1,rollout=net")
     network = bot.network
     checked = 0
     for seed in range(40):
@@ -206,7 +206,7 @@ def test_network_rollouts_are_the_network_playing_on_the_engine() -> None:
 
 
 def test_network_rollouts_are_named_in_the_spec() -> None:
-    assert make_bot("nmc:ppo-distilled,samples=5,rollout=net").rollout == "net"
+    assert make_bot("nmc:distill-search-1,samples=5,rollout=net").rollout == "net"
     assert make_bot("nmc:best").rollout == "rule"
     with pytest.raises(ValueError, match="rollout"):
         check_spec("nmc:best,rollout=mc")
@@ -228,7 +228,7 @@ def test_rollout_net_logits_are_the_networks() -> None:
     from agents.net_rollouts import RolloutNet
     from fh_env import observe
 
-    network = NeuralBot.load("ppo-long")
+    network = NeuralBot.load("ppo-selfplay")
     fast = RolloutNet(network.net)
     views = []
     for seed in range(12):

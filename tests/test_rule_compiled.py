@@ -1,4 +1,4 @@
-"""The compiled rule bot (agents.rule_compiled) against agents.rule, decision by decision.
+"""The compiled rule bot (agents.compiled.rule) against agents.rule, decision by decision.
 
 Every decision of games under every preset (four players, ``three-handed``, ``six-handed``) and
 random rule sets of each table size, played by the rule bot on all seats, at random, or a mix
@@ -23,7 +23,7 @@ import pytest
 
 from agents import rule as R
 from agents.rule import BidParams, RuleBot
-from agents.rule_compiled import RuleSeats, act, choose, compiles, encode_bot, play_seats
+from agents.compiled.rule import RuleSeats, act, choose, compiles, encode_bot, play_seats
 from bench.rule import Comparison, compare
 from fh_env import actions as A
 from fh_env.compiled.games import FastGames

@@ -1,4 +1,4 @@
-"""The compiled exact sampler (agents.sampler_compiled): the same distribution as
+"""The compiled exact sampler (agents.compiled.sampler): the same distribution as
 agents.sampler, drawn into fast-core records.
 
 The exhaustive small positions of tests/test_sampler.py apply unchanged, at every table size
@@ -25,9 +25,9 @@ from hypothesis import strategies as st
 
 from agents.mc import distinct_plays
 from agents.mc_fast import FastMCBot
-from agents.rollout_policy import policy_rollouts
+from agents.compiled.rollout_policy import policy_rollouts
 from agents.sampler import Determinizer, InconsistentView, replay
-from agents.sampler_compiled import CompiledSampler
+from agents.compiled.sampler import CompiledSampler
 from bench.mc_fast import PythonSamplerMCBot
 from fh_env import actions as A
 from fh_env.cards import cards_of

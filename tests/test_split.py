@@ -1,10 +1,10 @@
-"""agents.split: calls, leads and follows routed to their own bots, and its command line."""
+"""arena.split: calls, leads and follows routed to their own bots, and its command line."""
 
 from __future__ import annotations
 
-from agents.evaluate import duplicate
+from arena.duplicate import duplicate
 from agents.registry import make_bot
-from agents.split import SplitBot, main
+from arena.split import SplitBot, main
 from fh_env.engine import Phase
 
 
@@ -45,4 +45,4 @@ def test_command_line_rows_and_one_line_errors(capsys) -> None:
                  ["rule", "rule", "--deals", "0"], ["rule", "rule", "--rules", "nowhere"]):
         assert main(argv) == 2
         err = capsys.readouterr().err.strip()
-        assert err.startswith("python -m agents.split: error:") and "\n" not in err
+        assert err.startswith("python -m arena.split: error:") and "\n" not in err

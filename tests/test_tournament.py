@@ -1,4 +1,4 @@
-"""Round robin with ratings (agents.tournament, ``fh-eval --tournament``) and ``neural:best``."""
+"""Round robin with ratings (arena.tournament, ``fh-eval --tournament``) and ``neural:best``."""
 
 from __future__ import annotations
 
@@ -7,11 +7,13 @@ import json
 import numpy as np
 import pytest
 
-from agents.evaluate import _duplicate, deal_seed
-from agents.evaluate import main as eval_main
+from arena.duplicate import duplicate_values
+from arena.seating import deal_seed
+from arena.cli import main as eval_main
 from agents.random_bot import RandomBot
 from agents.rule import BidParams, RuleBot
-from agents.tournament import bradley_terry, main, outcome_counts, tournament
+from arena.cli import tournament_main as main
+from arena.tournament import bradley_terry, outcome_counts, tournament
 from fh_env.rules import Rules
 
 
@@ -49,7 +51,7 @@ def test_every_pair_plays_the_same_deals(small) -> None:
     assert small.to_dict()["deal_seeds"] == seeds
     assert small.pair("random", "rule").values == small.pair("random", "rule-copy").values
     assert small.pair("rule", "rule-copy").values == [0.0] * 6
-    alone = _duplicate("random", "rule", Rules(), deals=6, seed=3)[1]
+    alone = duplicate_values("random", "rule", Rules(), deals=6, seed=3)[1]
     assert small.pair("random", "rule").values == alone
 
 
@@ -150,7 +152,7 @@ def test_fh_eval_a_b_is_unchanged(capsys) -> None:
     (["rule", "random", "rule"], "'rule' is given twice"),
     (["rule", "nobody"], "unknown bot 'nobody'"),
     (["rule", "mc:foo=1"], "has no option 'foo'"),
-    (["rule", "random", "--deals", "0"], "--deals and --workers must be at least 1"),
+    (["rule", "random", "--deals", "0"], "--deals must be at least 1, not 0"),
     (["rule", "random", "--rules", "no-such-preset"], "no-such-preset"),
     (["rule", "random", "--anchor", "mc"], "--anchor 'mc' is not one of the bots"),
     (["rule", "mcfast:rollout=policy", "--rules", "three-handed"], "mcfast"),
@@ -174,15 +176,16 @@ def test_bot_objects_with_the_same_name_are_refused() -> None:
 
 # ---------------------------------------------------------------------------- neural:best
 def test_neural_best_is_the_shipped_agent_for_the_default_rules() -> None:
-    from agents.registry import BEST_AGENTS, DEFAULT_PRESET, check_spec, make_bot
+    from agents.registry import check_spec, make_bot
+    from agents.shipped import BEST_AGENTS, DEFAULT_PRESET
     from fh_env.rules import rules_name
 
     assert rules_name(Rules()) == DEFAULT_PRESET
-    assert BEST_AGENTS[DEFAULT_PRESET] == "ppo-distilled-b2"
+    assert BEST_AGENTS[DEFAULT_PRESET] == "distill-branches-2"
     check_spec("neural:best")
     check_spec(f"neural:best-{DEFAULT_PRESET},greedy=0")
     bot = make_bot("neural:best", Rules())
-    assert bot.name == "neural:ppo-distilled-b2"
+    assert bot.name == "neural:distill-branches-2"
     for preset, name in BEST_AGENTS.items():  # each is trained under its preset
         make_bot(f"neural:best-{preset}", Rules.preset(preset))
     assert make_bot("neural:best:sample").greedy is False
@@ -190,7 +193,7 @@ def test_neural_best_is_the_shipped_agent_for_the_default_rules() -> None:
 
 @pytest.mark.parametrize("spec, message", [
     ("neural:best-three-handed", "'three-handed' has no shipped agent; best agents exist "
-                                 "for: neural:best-australian-no-nullo (= neural:ppo-distilled-b2, "
+                                 "for: neural:best-australian-no-nullo (= neural:distill-branches-2, "
                                  "also neural:best), neural:best-australian (= "
                                  "neural:ppo-australian), neural:best-canadian"),
     ("neural:best-nowhere", "'nowhere' is not a preset (presets: australian-no-nullo"),

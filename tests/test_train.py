@@ -355,17 +355,17 @@ def test_init_policy_starts_a_run_from_a_trained_agent(tmp_path: Path, capsys) -
     from train import cli
     from train.checkpoint import CheckpointError, load_initial_policy
 
-    shipped = read_checkpoint(resolve_checkpoint("ppo-long"))["policy"]
+    shipped = read_checkpoint(resolve_checkpoint("ppo-selfplay"))["policy"]
     net = dict(hidden_sizes=list(shipped["hidden_sizes"]), trump_first=True)
     trainer = Trainer(tiny_config(rules="australian", **net))
-    load_initial_policy(trainer, "ppo-long")
+    load_initial_policy(trainer, "ppo-selfplay")
     for key, value in trainer.model.policy.state_dict().items():
         assert torch.equal(value, shipped["state_dict"][key]), key
     # another network is refused, naming the difference, and the weights stay as they were
     small = Trainer(tiny_config(hidden_sizes=[32]))
     before = {k: v.clone() for k, v in small.model.policy.state_dict().items()}
     with pytest.raises(CheckpointError, match="hidden_sizes|trump_first"):
-        load_initial_policy(small, "ppo-long")
+        load_initial_policy(small, "ppo-selfplay")
     assert all(torch.equal(v, before[k]) for k, v in small.model.policy.state_dict().items())
     # from the command line: a missing agent is a one-line error, exit status 2
     assert cli.main(["--config", str(SMOKE), "--run-dir", str(tmp_path / "r"),

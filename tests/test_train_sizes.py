@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 import torch
 
-from agents.evaluate import duplicate
+from arena.duplicate import duplicate
 from agents.neural import CheckpointError, NeuralBot, read_checkpoint
 from fh_env import observe
 from fh_env.engine import side_of
@@ -105,7 +105,7 @@ def test_tiny_run_writes_an_agent_that_plays_its_size(rules: str, tmp_path: Path
                                                       capsys) -> None:
     """fh-train end to end (imitation of the rule bot, a league with rule and random
     seats, a centralised critic, the final table), then the agent in fh-eval."""
-    from agents import evaluate
+    from arena import cli as evaluate
     from train import cli
 
     players = SIZES[rules]

@@ -37,7 +37,7 @@ from fh_env.rules import Rules
 #: them in the auction when legal), as ``nmc``'s call search.
 CANDIDATES = 4
 
-#: A batched player (:data:`agents.batched.Player`).
+#: A batched player (:data:`arena.batched.Player`).
 Player = Callable[[FastGames, np.ndarray, np.ndarray, Callable[[int], random.Random]],
                   np.ndarray]
 

@@ -225,9 +225,9 @@ def _train(trainer: Any, run_dir: Path, resume_data: dict[str, Any] | None, prog
 
 def write_eval_json(path: Path, results: dict[str, Any], **summary: Any) -> Path:
     """Write the final evaluation as strict JSON, atomically: the summary fields and
-    ``results``, opponent spec -> :meth:`agents.evaluate.DuplicateResult.to_dict` (a
+    ``results``, opponent spec -> :meth:`arena.results.DuplicateResult.to_dict` (a
     non-finite number, such as the interval of a single deal, is written as null)."""
-    from agents.evaluate import dumps_json
+    from arena.results import dumps_json
 
     text = dumps_json(dict(summary, results={spec: r.to_dict() for spec, r in results.items()}))
     tmp = path.with_name(f".{path.name}.tmp")

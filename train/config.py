@@ -209,7 +209,7 @@ class TrainConfig:
     # ------------------------------------------------------------------ derived
     def make_rules(self) -> Rules:
         """The Rules of this run (a preset name or a TOML file path)."""
-        from agents.evaluate import load_rules
+        from fh_env.rules import load_rules
 
         return load_rules(self.rules)
 
@@ -423,7 +423,7 @@ def _check_field(name: str, value: Any) -> Any:
         if name in _BOT_SPECS:
             _check_spec(name, value, value)
         elif name == "rules":
-            from agents.evaluate import load_rules
+            from fh_env.rules import load_rules
 
             try:
                 load_rules(value)

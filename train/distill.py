@@ -25,8 +25,8 @@ Two steps, so that the slow one runs in parallel and is kept:
   decisions: the points a deal the network's greedy card gives up against the search's best,
   by the search's own scores.  Writes an agent checkpoint like ``fh-train``'s ``agent.pt``.
 
-    python -m train.distill collect --teacher nmc:ppo-long --hands 20000 --seed 401 --out d.npz
-    python -m train.distill fit --init ppo-long --data d.npz --out runs/distill/agent.pt
+    python -m train.distill collect --teacher nmc:ppo-selfplay --hands 20000 --seed 401 --out d.npz
+    python -m train.distill fit --init ppo-selfplay --data d.npz --out runs/distill/agent.pt
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ from typing import Sequence
 import numpy as np
 import torch
 
-from agents.evaluate import progress_bar
+from arena.duplicate import progress_bar
 from agents.mc import play_groups
 from agents.neural import NeuralBot, PolicyNet, masked_logits
 from agents.nmc import NetworkMCBot
@@ -173,8 +173,8 @@ def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
 
 
 def _opponent(spec: str, rules: Rules):
-    """The batched player of the bot ``spec`` (:func:`agents.batched.batch_player`)."""
-    from agents.batched import batch_player
+    """The batched player of the bot ``spec`` (:func:`arena.batched.batch_player`)."""
+    from arena.batched import batch_player
     from agents.registry import make_bot
 
     if rules.players != 4:
@@ -393,14 +393,14 @@ def _report(row: dict[str, float], progress: bool) -> None:
 # ---------------------------------------------------------------------- command line
 def main(argv: Sequence[str] | None = None) -> int:
     from agents.neural import CheckpointError, resolve_checkpoint
-    from agents.registry import make_bot, resolve_agent_alias
+    from agents.registry import make_bot
     from train.checkpoint import read_checkpoint
 
     parser = argparse.ArgumentParser(prog="python -m train.distill", description=__doc__.split(
         "\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     c = sub.add_parser("collect", help="play the teacher and store its decisions and scores")
-    c.add_argument("--teacher", default="nmc:ppo-long", help="an nmc bot spec")
+    c.add_argument("--teacher", default="nmc:ppo-selfplay", help="an nmc bot spec")
     c.add_argument("--player", help="a neural agent whose moves are played (DAgger); "
                                     "default: the teacher's")
     c.add_argument("--hands", type=int, required=True,
@@ -457,7 +457,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             signal.signal(signal.SIGTERM, signal.default_int_handler)
             player = None
             if args.player:
-                player = NeuralBot.load(resolve_agent_alias(args.player), greedy=True)
+                player = NeuralBot.load(args.player, greedy=True)
             deal = {"deal-calls": "calls", "deal": "all"}.get(args.search)
             data = collect(teacher, args.hands, args.seed, args.num_envs, player,
                            opponent=args.opponent, cards=args.search in ("cards", "both"),
@@ -473,7 +473,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                                          args.temperature) <= 0:
                 raise ValueError("--call-temperature must be above 0, with --temperature "
                                  "above 0 too")
-            path = resolve_checkpoint(resolve_agent_alias(args.init))
+            path = resolve_checkpoint(args.init)
             agent = read_checkpoint(path)
             bot = NeuralBot.load(path, greedy=True)
             data = load_data(args.data, bot.rules)

@@ -1,6 +1,6 @@
 """Evaluation during and after training, and what it writes to TensorBoard.
 
-The games are played by :func:`agents.evaluate.duplicate` (duplicate deals, seats swapped,
+The games are played by :func:`arena.duplicate.duplicate` (duplicate deals, seats swapped,
 mean and 95% confidence interval of the hand-point difference per deal); this module only
 wraps the current policy as a greedy :class:`agents.neural.NeuralBot`, logs the results (with
 the contracts the agent bid and made, by kind), and logs what the learner's team declared in
@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from agents.evaluate import KINDS, contract_kind, duplicate, seatings
+from arena.duplicate import duplicate
+from arena.results import KINDS, contract_kind
+from arena.seating import seatings
 from agents.neural import NeuralBot
 from agents.registry import make_bot
 from fh_env import actions as A

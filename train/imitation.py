@@ -7,7 +7,7 @@ play (``bc_teacher``, the ``rule`` bot by default) puts the learner where contra
 then improves on the teacher instead of unlearning to bid.
 
 The teacher plays every seat of ``num_envs`` games (:class:`fh_env.envs.vector.VectorEnv`, each
-seat seeing only its view; the ``rule`` teacher as its compiled twin, :mod:`agents.rule_compiled`,
+seat seeing only its view; the ``rule`` teacher as its compiled twin, :mod:`agents.compiled.rule`,
 whose labels are the same, at every table size); every decision is recorded with the same
 per-seat bookkeeping as PPO rollouts (:class:`train.ppo.RolloutBuffer`), so each decision's
 value target is its seat's final hand reward.  Chunks of ``bc_chunk_hands`` hands are trained
@@ -25,7 +25,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from agents.rule_compiled import RuleSeats, compiles
+from agents.compiled.rule import RuleSeats, compiles
 from fh_env.envs.vector import VectorEnv, game_seed
 from fh_env.view import seat_view
 

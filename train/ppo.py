@@ -13,7 +13,7 @@ One update:
    learner decisions, then waits for the hand it is in to end: a rollout holds complete hands
    only.  (Before the first rollout, :mod:`train.imitation` may warm the network up.)  The
    ``rule`` bot, wherever it plays (league seats, bid and play teacher), is its compiled twin
-   (:mod:`agents.rule_compiled`, the same decisions): the league's ``rule`` seats are played
+   (:mod:`agents.compiled.rule`, the same decisions): the league's ``rule`` seats are played
    inside ``VectorEnv.step`` (``bots=``), without a Python call per decision, at every table
    size.
 2. **Per-seat bookkeeping.**  Turns in Five Hundred are not cyclic (the declarer exchanges
@@ -45,7 +45,7 @@ import torch
 from torch import nn
 
 from agents.neural import PolicyNet, masked_logits
-from agents.rule_compiled import RuleSeats, compiles
+from agents.compiled.rule import RuleSeats, compiles
 from fh_env import actions as A
 from fh_env import observe
 from fh_env.engine import side_of
@@ -215,7 +215,7 @@ class Trainer:
         if roles and make_bot is None:
             from agents.registry import make_bot
         self.bots = {role: make_bot(spec) for role, spec in roles.items()}  # type: ignore[misc]
-        #: The roles played by the rule bot, as its compiled twin (agents.rule_compiled): the
+        #: The roles played by the rule bot, as its compiled twin (agents.compiled.rule): the
         #: same decisions, made in compiled code from the game records (the league's ``rule``
         #: seats are played inside VectorEnv.step), at every table size.
         self.compiled = {role: RuleSeats(self.rules, params) for role, bot in self.bots.items()

@@ -51,7 +51,7 @@ not a bot's is on turn or the hand is over, before the rewards and observations 
 rows then show a seat of the caller (or the first decision of the next hand, which may be a bot's again: give
 that row a negative action and the next ``step`` plays it).  ``policy(games, rules, rows,
 seats)`` is called with :attr:`fast`'s game records (``fast.games``), its rules record, the rows
-to play and ``bot_seats``; it plays them in compiled code (``agents.rule_compiled.RuleSeats``
+to play and ``bot_seats``; it plays them in compiled code (``agents.compiled.rule.RuleSeats``
 is one).  A hand that ends on a bot's card ends the step's episode as any other.  A row played
 by the bots gets a fresh ``states[i]`` the next time it is read.  ``fast`` is the
 :class:`~fh_env.compiled.games.FastGames` of the rows, for policies that read the records

@@ -2,12 +2,12 @@
 
 Why: a fitted network can agree with its teacher more and still play worse, and a match of the
 whole bot does not say where.  ``SplitBot`` plays the calls (auction and exchange), the leads
-and the follows of a trick from different bots, so that ``python -m agents.split A B`` can
+and the follows of a trick from different bots, so that ``python -m arena.split A B`` can
 measure A's calls, A's leads and A's follows each alone in B's play, against B, on the same
 duplicate deals::
 
-    python -m agents.split neural:runs/x/agent.pt neural:best --deals 2000 --seed 2061
-    python -m agents.split nmc:best neural:best --parts leads,follows
+    python -m arena.split neural:runs/x/agent.pt neural:best --deals 2000 --seed 2061
+    python -m arena.split nmc:best neural:best --parts leads,follows
 
 Each row is a duplicate match of B with that part of A's play against B itself.
 """
@@ -23,9 +23,11 @@ from fh_env.engine import Phase
 from fh_env.rules import Rules
 from fh_env.view import SeatView
 
-from .base import Bot
-from .evaluate import duplicate, load_rules
-from .registry import make_bot
+from agents.base import Bot
+from agents.registry import make_bot
+from fh_env.rules import load_rules
+
+from .duplicate import duplicate
 
 PARTS = ("calls", "leads", "follows")
 
@@ -56,7 +58,7 @@ class SplitBot:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m agents.split", description=__doc__.split(
+    parser = argparse.ArgumentParser(prog="python -m arena.split", description=__doc__.split(
         "\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__.split(
         "\n\n", 1)[1])
     parser.add_argument("a", help="the bot whose parts are tried (a registry spec)")
@@ -78,7 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         rules = load_rules(args.rules)
         a, b = make_bot(args.a, rules), make_bot(args.b, rules)
     except ValueError as err:  # CheckpointError and bad specs are ValueErrors
-        print(f"python -m agents.split: error: {err}", file=sys.stderr)
+        print(f"python -m arena.split: error: {err}", file=sys.stderr)
         return 2
     print(f"each part of {args.a} alone in {args.b}'s play, against {args.b}: {args.deals} "
           f"duplicate deals of seed {args.seed}")

@@ -1,10 +1,10 @@
 """Duplicate play in batches in the compiled core: ``fh-eval`` between bots that need no engine.
 
-:func:`agents.evaluate.duplicate` plays each deal through the reference engine, one decision
+:func:`arena.duplicate.duplicate` plays each deal through the reference engine, one decision
 at a time, a bot reading a :class:`fh_env.view.SeatView`.  When both bots can decide straight
 from compiled game records, this module plays the same deals and seatings instead as rows of
 one :class:`fh_env.compiled.games.FastGames` and asks each bot for all its decisions of a step
-at once: the ``rule`` bot through its compiled twin (:mod:`agents.rule_compiled`), a neural
+at once: the ``rule`` bot through its compiled twin (:mod:`agents.compiled.rule`), a neural
 agent with one forward pass over the observations of every row where it is on turn
 (:mod:`fh_env.compiled.observe`), the ``random`` bot from the seat's own generator.
 
@@ -18,8 +18,8 @@ differently, so two actions tied to within float32 rounding could be ordered oth
 (``tests/test_batched.py`` plays the engine path beside this one and finds the same games).
 
 :func:`batch_player` says whether a bot can play here; :func:`play_deals` and
-:func:`play_games` return the records of :func:`agents.evaluate.play_deal` and
-:func:`agents.evaluate.play_game_pair`.
+:func:`play_games` return the records of :func:`arena.duplicate.play_deal` and
+:func:`arena.duplicate.play_game_pair`.
 """
 
 from __future__ import annotations
@@ -29,6 +29,8 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from agents.base import Bot
+from agents.random_bot import RandomBot
 from fh_env.actions import random_action
 from fh_env.compiled import observe as fastobs
 from fh_env.compiled.contracts import GAME_GOES_ON
@@ -38,8 +40,8 @@ from fh_env.contracts import DRAW
 from fh_env.engine import deal_cards
 from fh_env.rules import Rules
 
-from .base import Bot
-from .random_bot import RandomBot
+from .seating import (GAME_SEED_OFFSET, a_side, deal_seed, hand_record, seat_bots, seat_rngs,
+                      seatings)
 
 #: ``player(fast, rows, masks, rngs) -> actions``: one action for each game of ``rows`` (the
 #: seat on turn there), ``masks`` the legal actions of every game, ``rngs(row)`` the generator
@@ -47,13 +49,10 @@ from .random_bot import RandomBot
 Player = Callable[[FastGames, np.ndarray, np.ndarray, Callable[[int], random.Random]],
                   np.ndarray]
 
-GAME_SEED_OFFSET = 7919  # play_game_pair's deals: deal_seed(seed + 7919, index)
-
-
 def batch_player(bot: Bot, rules: Rules) -> Player | None:
     """How ``bot`` plays batched rows under ``rules``, or None if it needs the engine."""
-    from .neural import NeuralBot
-    from .rule_compiled import RuleSeats, compiles
+    from agents.compiled.rule import RuleSeats, compiles
+    from agents.neural import NeuralBot
 
     params = compiles(bot)
     if params is not None:  # every table size
@@ -74,11 +73,11 @@ def may_batch(bot: Bot | str) -> bool:
     """Whether ``bot`` (an object or a registry spec) is of a kind :func:`batch_player` takes;
     cheap (no checkpoint is read), to size the work before the bots are built."""
     if isinstance(bot, str):
-        from .registry import _lookup
+        from agents.registry import bot_kind
 
-        return _lookup(bot)[0].name in BATCHED_KINDS
-    from .neural import NeuralBot
-    from .rule import RuleBot
+        return bot_kind(bot) in BATCHED_KINDS
+    from agents.neural import NeuralBot
+    from agents.rule import RuleBot
 
     return type(bot) in (RuleBot, RandomBot, NeuralBot)
 
@@ -99,7 +98,7 @@ def _random_player(fast: FastGames, rows: np.ndarray, masks: np.ndarray,
 def _neural_player(bot, encode_rules: Rules | None) -> Player:
     import torch
 
-    from .neural import masked_logits
+    from agents.neural import masked_logits
 
     buffers: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # per batch size: obs, seat
 
@@ -134,8 +133,6 @@ class _Table:
 
     def __init__(self, a: Player, b: Player, rules: Rules, seed: int, indices: Sequence[int],
                  seed_offset: int) -> None:
-        from .evaluate import deal_seed, seat_bots, seat_rngs, seatings
-
         self.rules, self.players = rules, rules.players
         self.plays = len(seatings(self.players))
         self.indices = list(indices)
@@ -186,9 +183,7 @@ class _Table:
 
 def play_deals(a: Player, b: Player, rules: Rules, seed: int, indices: Sequence[int]
                ) -> list[list[tuple]]:
-    """:func:`agents.evaluate.play_deal` of each deal of ``indices``, batched."""
-    from .evaluate import hand_record
-
+    """:func:`arena.duplicate.play_deal` of each deal of ``indices``, batched."""
     table = _Table(a, b, rules, seed, indices, 0)
     rows = np.arange(table.fast.num_games, dtype=np.int64)
     table.play_hands(rows)
@@ -199,9 +194,7 @@ def play_deals(a: Player, b: Player, rules: Rules, seed: int, indices: Sequence[
 
 def play_games(a: Player, b: Player, rules: Rules, seed: int, indices: Sequence[int],
                max_hands: int = 200) -> list[list[tuple[int | None, int]]]:
-    """:func:`agents.evaluate.play_game_pair` of each game of ``indices``, batched."""
-    from .evaluate import a_side
-
+    """:func:`arena.duplicate.play_game_pair` of each game of ``indices``, batched."""
     table = _Table(a, b, rules, seed, indices, GAME_SEED_OFFSET)
     fast, games = table.fast, table.fast.games
     going = np.arange(fast.num_games, dtype=np.int64)

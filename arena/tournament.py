@@ -1,7 +1,7 @@
 """Round robin of duplicate matches with ratings: ``fh-eval --tournament BOT BOT ...``.
 
-Every pair of bots plays :func:`agents.evaluate.duplicate` on the same deals: deal ``i`` of
-every pair is dealt from ``deal_seed(seed, i)`` (:func:`agents.evaluate.deal_seed`), so the
+Every pair of bots plays :func:`arena.duplicate.duplicate` on the same deals: deal ``i`` of
+every pair is dealt from ``deal_seed(seed, i)`` (:func:`arena.seating.deal_seed`), so the
 pairs differ only by the players.  For each pair the report gives A's points minus B's per deal
 with its 95% t interval, and how many deals A won, tied and lost (a deal is won when its
 duplicate value, A's points minus B's averaged over its plays, is above zero).
@@ -23,15 +23,13 @@ model the rating assumes, and give a rating that says how often a bot outscores 
 same cards.  The points per deal stay in the pairwise table, which is where to read margins.
 
 With ``games`` each pair also plays that many whole games per seating to the target
-(:func:`agents.evaluate.duplicate`'s ``games``) and the table gives A's win rate with its Wilson
+(:func:`arena.duplicate.duplicate`'s ``games``) and the table gives A's win rate with its Wilson
 interval beside the points.
 """
 
 from __future__ import annotations
 
-import argparse
 import math
-import sys
 import time
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -42,9 +40,11 @@ import numpy as np
 from fh_env.rules import Rules, RulesSpec, resolve_rules
 from fh_env.rules import rules_name as rules_name_of
 
-from .base import Bot
-from .evaluate import (DuplicateResult, _duplicate, _name, progress_bar, deal_seed, dumps_json,
-                       load_rules)
+from agents.base import Bot
+
+from .duplicate import bot_name, duplicate_values, progress_bar
+from .results import DuplicateResult, dumps_json
+from .seating import deal_seed
 
 #: Elo points per natural-log unit of the Bradley-Terry rating.
 ELO = 400 / math.log(10)
@@ -231,11 +231,11 @@ def check_bots(bots: Sequence[Bot | str], rules: Rules | None = None) -> list[st
     """The names of the bots (specs as written), or ValueError: fewer than two, a name given
     twice, an unknown or bad spec (:func:`agents.registry.check_spec`; with ``rules`` each spec
     is also built for them, which catches a checkpoint or table size that cannot play)."""
-    from .registry import check_spec, make_bot
+    from agents.registry import check_spec, make_bot
 
     if len(bots) < 2:
         raise ValueError(f"a tournament needs at least two bots, got {len(bots)}")
-    names = [_name(b).strip() if isinstance(b, str) else _name(b) for b in bots]
+    names = [bot_name(b).strip() if isinstance(b, str) else bot_name(b) for b in bots]
     seen: set[str] = set()
     for name in names:
         if name in seen:
@@ -279,9 +279,9 @@ def tournament(bots: Sequence[Bot | str], rules: RulesSpec = None, deals: int = 
     seeds = [deal_seed(seed, i) for i in range(deals)]
     for i, j in pairs_idx:
         bar.set_description(f"{names[i]} vs {names[j]}")
-        result, values = _duplicate(bots[i], bots[j], rules, deals=deals, seed=seed,
-                                    games=games, workers=workers, progress=progress,
-                                    rules_name=rules_name, bar=bar)
+        result, values = duplicate_values(bots[i], bots[j], rules, deals=deals, seed=seed,
+                                          games=games, workers=workers, progress=progress,
+                                          rules_name=rules_name, bar=bar)
         result.a, result.b = names[i], names[j]
         pairs.append(PairResult(names[i], names[j], result, values, list(seeds)))
     bar.close()
@@ -322,66 +322,3 @@ def rate(names: list[str], pairs_idx: list[tuple[int, int]], pairs: list[PairRes
                           lost, sum(points) / len(points)))
     out.sort(key=lambda r: -r.rating)
     return out
-
-
-# ---------------------------------------------------------------------------- command line
-def parser() -> argparse.ArgumentParser:
-    from .registry import bot_help
-
-    p = argparse.ArgumentParser(
-        prog="fh-eval --tournament",
-        description="Round robin: every pair of the bots plays a duplicate match on the same "
-                    "deals; prints each pair's points per deal (A - B, 95% CI) and a "
-                    "Bradley-Terry rating of each bot, fitted on the duplicate deals won, tied "
-                    "and lost, with a 95% interval by bootstrap over the deals.",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog=bot_help() + "\n\nA bad bot, option, rules file or checkpoint, fewer than two "
-               "bots or a bot given twice is refused with a one-line reason and exit status 2, "
-               "before anything is played.")
-    p.add_argument("--tournament", action="store_true", help="(this mode)")
-    p.add_argument("bots", nargs="*", metavar="BOT", help="two or more bot specs")
-    p.add_argument("--rules", default="australian-no-nullo",
-                   help="a preset name or a rules TOML file (default: australian-no-nullo)")
-    p.add_argument("--deals", type=int, default=200,
-                   help="duplicate deals per pair, the same for every pair (default 200)")
-    p.add_argument("--games", type=int, default=0,
-                   help="also play this many whole games per pair (each once per seating) and "
-                        "report the first bot's win rate")
-    p.add_argument("--seed", type=int, default=0, help="seed of the deals (default 0)")
-    p.add_argument("--workers", type=int, default=1, help="processes to split each pair over")
-    p.add_argument("--bootstrap", type=int, default=1000,
-                   help="bootstrap resamples of the deals for the rating intervals (default "
-                        "1000; 0: none)")
-    p.add_argument("--anchor", default=None, metavar="BOT",
-                   help="give this bot the rating 0 (default: the mean rating is 0)")
-    p.add_argument("--json", action="store_true",
-                   help="print the result as strict JSON (an interval that one deal cannot give "
-                        "is null)")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
-    return p
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    args = parser().parse_intermixed_args(argv)
-    try:
-        if args.deals < 1 or args.games < 0 or args.workers < 1 or args.bootstrap < 0:
-            raise ValueError("--deals and --workers must be at least 1, --games and "
-                             "--bootstrap at least 0")
-        rules = load_rules(args.rules)
-        names = check_bots(args.bots, rules)
-        if args.anchor is not None and args.anchor not in names:
-            raise ValueError(f"--anchor {args.anchor!r} is not one of the bots "
-                             f"({', '.join(names)})")
-    except (ValueError, OSError) as err:  # CheckpointError is a ValueError
-        print(f"fh-eval: error: {' '.join(str(err).split())}", file=sys.stderr)
-        return 2
-    result = tournament(names, rules, deals=args.deals, seed=args.seed, games=args.games,
-                        workers=args.workers,
-                        progress=not args.no_progress and sys.stderr.isatty(),
-                        rules_name=args.rules, bootstrap=args.bootstrap, anchor=args.anchor)
-    print(result.to_json() if args.json else result.format())
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

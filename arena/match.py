@@ -4,7 +4,7 @@
 plays against ``rule`` or ``mc`` in a few lines::
 
     import fh_env
-    from agents.match import BotSeats
+    from arena.match import BotSeats
 
     env = fh_env.env("australian")
     bots = BotSeats({"player_1": "rule", "player_3": "rule"})  # names, or bot objects
@@ -35,7 +35,7 @@ from typing import Any, Mapping, Sequence
 from fh_env.engine import State
 from fh_env.view import seat_view
 
-from .base import Bot
+from agents.base import Bot
 
 
 def play_hand(state: State, bots: Sequence[Bot], rngs: Sequence[random.Random]) -> State:
@@ -65,7 +65,7 @@ class BotSeats:
 
     ``bots`` maps agents (``"player_1"``) or seats (1) to a bot object (``act(view, rng)``) or
     a bot name of :func:`agents.registry.make_bot` (``"rule"``, ``"mc"``,
-    ``"neural:ppo-long"``); ``rules`` is passed to ``make_bot`` (a neural bot checks them) and,
+    ``"neural:ppo-selfplay"``); ``rules`` is passed to ``make_bot`` (a neural bot checks them) and,
     when given, bounds the seats (0..players-1; without it any seat 0..5 is accepted).
     Each bot sees only the :class:`fh_env.view.SeatView` of its own seat, and draws from its
     own generator, seeded by :meth:`reset` (``random.Random(f"{seed}/bot/{seat}")``, as the
@@ -76,7 +76,7 @@ class BotSeats:
                  seed: int | None = None) -> None:
         from fh_env.rules import resolve_rules
 
-        from .registry import make_bot
+        from agents.registry import make_bot
 
         resolved = resolve_rules(rules) if rules is not None else None
         players = resolved.players if resolved is not None else 6

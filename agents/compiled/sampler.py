@@ -64,7 +64,7 @@ from fh_env.compiled.games import FastGames
 from fh_env.engine import Phase, State
 from fh_env.view import SeatView
 
-from .sampler import InconsistentView, played_by_seat, replay, void_mask
+from ..sampler import InconsistentView, played_by_seat, replay, void_mask
 
 __all__ = ["CompiledSampler", "Worlds"]
 

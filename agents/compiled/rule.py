@@ -68,7 +68,7 @@ from fh_env.compiled.engine import (AUCTION, EXCHANGE, HAND_OVER, active_seats, 
                                     next_player, side_of, sits_out, trick_best)
 from fh_env.rules import Rules
 
-from . import rule as R
+from .. import rule as R
 
 PASS, NULLO, OPEN_NULLO, DOUBLE_NULLO, MISDEAL = (A.PASS, A.NULLO, A.OPEN_NULLO, A.DOUBLE_NULLO,
                                                   A.MISDEAL)

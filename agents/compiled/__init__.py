@@ -1,0 +1,13 @@
+"""The compiled (numba) twins of the players, for batched play and Monte Carlo rollouts.
+
+One module per Python module it mirrors, as :mod:`fh_env.compiled` does for the engine:
+
+* :mod:`.rule`: the rule bot (:mod:`agents.rule`) over the compiled game records, seat by seat
+  (``RuleSeats``) and as rollouts;
+* :mod:`.sampler`: the exact sampler of the unseen cards (:mod:`agents.sampler`), batched;
+* :mod:`.rollout_policy`: a cheaper perfect-information policy for rollouts, which has no
+  Python twin (it is only ever run compiled).
+
+The Python modules are the specification: ``tests/test_rule_compiled.py`` and
+``tests/test_sampler_compiled.py`` hold each twin to its reference.
+"""
