@@ -38,6 +38,8 @@ name               bot
 ``nmc``            a trained policy's calls and discards, Monte Carlo card play
                    (:mod:`agents.nmc`), ``nmc:PATH[,samples=N][,infer=X][,rollout=net]``
                    ``[,calls=N][,discards=N]``
+``ismcts``         OpenSpiel's IS-MCTS (:mod:`agents.ismcts`, imported lazily: the
+                   ``openspiel`` extra); options ``sims``, ``uct_c``, ``rollouts``, ``rollout``
 =================  ==============================================================
 
 Bots that were trained under one rule set (``neural``) are checked against the rules of the
@@ -267,6 +269,12 @@ def _make_nmc(name: str, arg: str, **options: Any) -> Bot:
     return make_nmc(name, arg, **options)
 
 
+def _make_ismcts(name: str, **options: Any) -> Bot:
+    from .ismcts import ISMCTSBot  # pyspiel (the openspiel extra) only when asked for
+
+    return ISMCTSBot(name=name, **options)
+
+
 _RULE_OPTIONS = tuple(Option(f.name, "float", "a bidding constant (tricks)", default=f.default)
                       for f in fields(BidParams))
 _MC_OPTIONS = (
@@ -346,6 +354,14 @@ BOTS: dict[str, BotInfo] = {
                            "favourite discards too (0: the network's)", minimum=0, default=0)),
                    _make_nmc, positional="PATH",
                    positional_help="a checkpoint (a file, a run directory or a shipped name)"),
+    "ismcts": BotInfo("ismcts", "OpenSpiel's IS-MCTS on python_five_hundred (needs the "
+                      "openspiel extra)",
+                      (Option("sims", "int", "simulations per decision", minimum=1, default=200),
+                       Option("uct_c", "float", "UCT exploration, in hand points", minimum=0,
+                              default=150.0),
+                       Option("rollouts", "int", "playouts per leaf", minimum=1, default=1),
+                       Option("rollout", "choice", "who plays the leaves out",
+                              choices=("random", "rule"), default="random")), _make_ismcts),
 }
 REGISTRY: MutableMapping[str, BotFactory] = _Registry()
 
