@@ -119,10 +119,45 @@ def test_bad_seats_and_bots_are_refused():
             SingleSeatEnv("six-handed", seats=seats)
     with pytest.raises(ValueError, match="unknown bot"):
         SingleSeatEnv(opponents="no-such-bot", bot_factory=make_bot)
-    with pytest.raises(ValueError, match="bot_factory"):  # fh_env builds no bot by name itself
-        SingleSeatEnv(opponents="rule")
-    with pytest.raises(TypeError):
+    with pytest.raises(ValueError, match="unknown bot 'no-such-bot'; known bots: .*rule"):
+        SingleSeatEnv(opponents="no-such-bot")  # without bot_factory: agents.registry's refusal
+    with pytest.raises(TypeError, match="bot name such as 'rule'"):
         SingleSeatEnv(opponents=42)
+
+
+def test_gym_make_takes_bot_names_without_a_factory():
+    """``gym.make(ENV_ID, opponents="rule", partner="mc")``: names go to agents.registry."""
+    from agents.mc import MCBot
+
+    env = gym.make(ENV_ID, opponents="rule", partner="mc:samples=2")
+    bots = env.unwrapped.bots
+    assert bots[0] is None and isinstance(bots[1], RuleBot) and bots[1] is bots[3]
+    assert isinstance(bots[2], MCBot) and bots[2].samples == 2
+    _, _, info = play_out(env.unwrapped, 3, np.random.default_rng(0))
+    assert info["hands_done"] == 1
+    built = []  # bot_factory stays an option, and wins over the registry
+    SingleSeatEnv(opponents="anything", bot_factory=lambda name: built.append(name) or RuleBot())
+    assert built == ["anything"]
+
+
+def test_bot_names_check_the_envs_rules():
+    """A name is built with the env's rules: a neural bot refuses rules it was not trained for."""
+    with pytest.raises(ValueError, match="strict_rules=0"):
+        SingleSeatEnv("american", opponents="neural:ppo-selfplay")
+    SingleSeatEnv("american", opponents="neural:ppo-selfplay,strict_rules=0")
+
+
+def test_import_fh_env_leaves_agents_alone_until_a_name_is_given():
+    import subprocess
+    import sys
+
+    code = ("import sys, gymnasium as gym, fh_env\n"
+            "gone = lambda: not any(m.split('.')[0] == 'agents' for m in sys.modules)\n"
+            "assert gone()\n"
+            "gym.make('fh_env/FiveHundred-v0', opponents=None); assert gone()\n"
+            "gym.make('fh_env/FiveHundred-v0', opponents='rule', partner='mc')\n"
+            "assert 'agents.registry' in sys.modules\n")
+    subprocess.run([sys.executable, "-c", code], check=True)
 
 
 @settings(max_examples=15, deadline=None)

