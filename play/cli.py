@@ -104,6 +104,12 @@ def play_parser() -> argparse.ArgumentParser:
     web.add_argument("--pace", type=int, default=700, metavar="MS",
                      help="milliseconds between the bots' moves on the page (default "
                           "%(default)s)")
+    web.add_argument("--allow-remote", action="store_true",
+                     help="let --host be an address other machines reach (with a warning: "
+                          "the game has no password)")
+    web.add_argument("--stats", default=None, metavar="PATH",
+                     help="the statistics file (SQLite; default: "
+                          "$XDG_DATA_HOME/fivehundred-rl/stats.sqlite3)")
     return p
 
 
@@ -158,7 +164,9 @@ def main(argv: Sequence[str] | None = None, term: Terminal | None = None) -> int
 
     helper = Helper(rules, hint_bot=args.hint_bot, samples=args.samples, seed=seed)
     if args.web:
-        return web_main(args, rules, bots, helper, seed)
+        named = [a for a in (sys.argv[1:] if argv is None else argv)
+                 if a.split("=")[0] in ("--opponents", "--partner")]
+        return web_main(args, rules, bots if named else None, helper, seed)
     term = term or Terminal.interactive(args.no_color)
     game = Game(rules, args.seat, bots, term, seed=seed, aids=args.aids, save=args.save,
                 hands=args.hands, helper=helper)
@@ -166,24 +174,44 @@ def main(argv: Sequence[str] | None = None, term: Terminal | None = None) -> int
     return 0
 
 
-def web_main(args: argparse.Namespace, rules, bots: dict[int, Bot], helper, seed: int) -> int:
-    """fh-play --web: the same game served to a browser; every game is saved (``--save``, or
-    ``fh-games/web-seed<SEED>.json``)."""
+def web_main(args: argparse.Namespace, rules, bots: dict[int, Bot] | None, helper,
+             seed: int) -> int:
+    """fh-play --web: the game served to a browser.  With bots named (--opponents,
+    --partner) that game starts at once; else the page opens on the start screen (preset,
+    difficulty, target).  Every game is saved (``--save``, or
+    ``fh-games/web-seed<SEED>.json``); the statistics go to ``--stats`` or the user's data
+    folder (:mod:`play.web.stats`)."""
     from .web import missing_extra
 
     problem = missing_extra()
     if problem:
         print(f"fh-play: {problem}", file=sys.stderr)
         return 2
-    from .web.server import create_app, serve
+    from .web.guard import check_bind
+    from .web.server import Host, create_app, serve
     from .web.session import WebGame
+    from .web.stats import Stats, StatsError, default_path
 
-    save = args.save or f"fh-games/web-seed{seed}.json"
-    game = WebGame(rules, args.seat, bots, seed=seed, aids=args.aids, save=save,
-                   helper=helper, pace_ms=args.pace)
-    print(f"Seed {seed}; the game record is saved to {save} after every hand.")
-    serve(create_app(game), args.host, args.port, not args.no_browser)
-    game.write_record()
+    try:
+        warning = check_bind(args.host, args.allow_remote)
+        stats = Stats(args.stats or default_path())
+    except (ValueError, StatsError, OSError) as err:
+        print(f"fh-play: {err}", file=sys.stderr)
+        return 2
+    if warning:
+        print(f"fh-play: {warning}", file=sys.stderr)
+    host = Host(None, stats=stats, pace_ms=args.pace)
+    if bots is not None:
+        save = args.save or f"fh-games/web-seed{seed}.json"
+        game = WebGame(rules, args.seat, bots, seed=seed, aids=args.aids, save=save,
+                       helper=helper, pace_ms=args.pace)
+        host = Host(game, stats=stats, pace_ms=args.pace, level="custom")
+        print(f"Seed {seed}; the game record is saved to {save} after every hand.")
+    print(f"Statistics: {stats.path}")
+    serve(create_app(host=host, bind=args.host), args.host, args.port, not args.no_browser)
+    if host.game is not None:
+        host.game.write_record()
+    stats.close()
     return 0
 
 
@@ -207,6 +235,8 @@ def replay_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default="127.0.0.1", help="with --web: address (%(default)s)")
     p.add_argument("--port", type=int, default=8500, help="with --web: port (%(default)s)")
     p.add_argument("--no-browser", action="store_true", help="with --web: open no browser")
+    p.add_argument("--allow-remote", action="store_true",
+                   help="with --web: let --host be an address other machines reach")
     return p
 
 
@@ -226,10 +256,18 @@ def replay_main(argv: Sequence[str] | None = None, term: Terminal | None = None)
         if problem:
             print(f"fh-replay: {problem}", file=sys.stderr)
             return 2
+        from .web.guard import check_bind
         from .web.server import create_app, serve
 
-        serve(create_app(None, replay_record=record), args.host, args.port,
-              not args.no_browser, "/replay?file=1")
+        try:
+            warning = check_bind(args.host, args.allow_remote)
+        except ValueError as err:
+            print(f"fh-replay: {err}", file=sys.stderr)
+            return 2
+        if warning:
+            print(f"fh-replay: {warning}", file=sys.stderr)
+        serve(create_app(None, replay_record=record, bind=args.host, replay_only=True),
+              args.host, args.port, not args.no_browser, "/replay?file=1")
         return 0
     term = term or Terminal.interactive(args.no_color)
     pause = not args.no_pause and (term.read is not input or sys.stdin.isatty())

@@ -125,6 +125,40 @@ def call_box(state: State) -> list[dict[str, Any]]:
             for a in calls]
 
 
+def tricks_needed(view: SeatView, me: int) -> dict[str, Any] | None:
+    """The tricks-needed counter of the play: how many tricks the person's side needs (to
+    make its contract, or to set the other's) and how many it has."""
+    contract = view.contract
+    if view.phase != Phase.PLAY or contract is None or contract == NO_CONTRACT:
+        return None
+    n = view.rules.players
+    by_side = side_sums(view.tricks_won, n)
+    declaring = side_of(n, view.declarer)
+    ours = side_of(n, me) == declaring
+    declared = by_side[declaring]
+    defence = len(view.tricks) - declared
+    label = action_label(contract, view.rules.jokers, n)
+    if contract in A.NULLO_TYPES:
+        if ours:
+            return {"side": "declarer", "need": 0, "won": declared,
+                    "text": f"{label}: take no trick ({declared} taken so far)"}
+        return {"side": "defence", "need": 1, "won": defence,
+                "text": f"To beat the {label}, make the declarer take a trick "
+                        f"({declared} taken so far)"}
+    level = A.bid_level(contract)
+    if ours:
+        left = max(0, level - declared)
+        return {"side": "declarer", "need": level, "won": declared,
+                "text": f"{label}: your side needs {level} tricks, has {declared}"
+                        + (f", {left} to go" if left else ", made")}
+    need = 11 - level
+    left = max(0, need - defence)
+    who = "the defence needs" if n == 3 else "your side needs"
+    return {"side": "defence", "need": need, "won": defence,
+            "text": f"To set the {label}, {who} {need} tricks, has {defence}"
+                    + (f", {left} to go" if left else ", set")}
+
+
 class WebGame(Table):
     """A game for the browser: the table, an event log, and the JSON the page reads."""
 
@@ -138,6 +172,7 @@ class WebGame(Table):
         self.events: list[dict[str, Any]] = []
         self.message = ""
         self.table = A.action_table(self.players)  # the action ids of this table size
+        self._evaluation: tuple[Any, list[Any], str] = (None, [], "")  # see evaluation()
         self.event(f"Hand 1: {self.names[self.state.dealer]} deals.")
 
     # ------------------------------------------------------------------ moves
@@ -240,17 +275,26 @@ class WebGame(Table):
 
     def claim_rest(self) -> bool:
         """The person's claim (§5.11); the hand is played out when it stands."""
+        stands = "Your claim stands: the remaining tricks are played out."
+        said: list[bool] = []
+
+        def step(action: int) -> None:  # the claim is logged before the tricks it plays
+            if not said:
+                said.append(True)
+                self.event(stands, self.person)
+            self.apply(self.state.turn, action)
+
         try:
-            stood = self.claim(lambda a: self.apply(self.state.turn, a))
+            stood = self.claim(step)
         except ClaimError as err:
             raise Refused(f"No claim now: {err}.") from None
         if stood:
-            self.message = "Your claim stands: the remaining tricks are played out."
-        else:
-            self.message = ("Your claim does not stand: the other side can take a trick "
-                            "(or, for a nullo claim, make you take one). Play on.")
+            self.message = stands
+            return True
+        self.message = ("Your claim does not stand: the other side can take a trick "
+                        "(or, for a nullo claim, make you take one). Play on.")
         self.event(self.message, self.person)
-        return stood
+        return False
 
     def deal_next(self) -> None:
         if not self.state.is_terminal:
@@ -300,7 +344,7 @@ class WebGame(Table):
             "tricks_by_seat": list(view.tricks_won),
             "scores": list(view.scores), "teams": list(side_names(n)),
             "exposed": hand_groups(view.exposed, ctx, jokers) if view.exposed else None,
-            "kitty": None, "discards_left": view.discards_left,
+            "kitty": None, "discards_left": view.discards_left, "discards": None,
             "aids": {a: a in self.aids for a in AIDS},
             "pace_ms": self.pace_ms,
             "message": self.message,
@@ -317,7 +361,15 @@ class WebGame(Table):
                 out["kitty"] = [code(c, jokers) for c in cards_of(picked)]
         if view.turn == me:
             out["legal"] = self.legal_json(view)
+        out["needed"] = tricks_needed(view, me)
+        if "counter" in self.aids:  # in every snapshot: current after the last trick too
+            out["counter"] = self.counter_json()
         if state.is_terminal:
+            # after the hand: the person's own discards, and everyone's with the reveal aid
+            out["discards"] = [
+                {"seat": seat, "name": self.names[seat],
+                 "cards": [code(c, jokers) for c in cards_of(d)]}
+                for seat, _, d in state.exchanges if seat == me or "reveal" in self.aids]
             out["result"] = result_text(state, me).plain
             if "reveal" in self.aids:
                 out["reveal"] = self.reveal_json()
@@ -362,24 +414,46 @@ class WebGame(Table):
             raise Refused("no bot is set up for the aids in this game")
         return self.helper
 
+    def evaluation(self) -> tuple[list[Any], str]:
+        """The mc evaluation of every legal action at this decision, best first, computed
+        once per decision: the hint and the estimates both read it, so they agree."""
+        key = (self.hand_no, len(self.events))
+        if self._evaluation[0] != key:
+            if self.helper is None:
+                raise Refused("no bot is set up for the aids in this game")
+            try:
+                rows = self.helper.estimates(self.state, seat_view(self.state, self.person))
+            except AidUnavailable as err:  # its bot does not play this table size
+                raise Refused(f"The estimate aid is not available in this game: {err}") \
+                    from None
+            self._evaluation = (key, rows, self.helper.mc.name)
+        return self._evaluation[1], self._evaluation[2]
+
     def hint_json(self) -> dict[str, Any]:
+        """The best action of :meth:`evaluation` (when the mc bot cannot play this game:
+        the hint bot's choice)."""
         helper = self.require("hint")
         self.person_on_turn()
         try:
+            rows, bot = self.evaluation()
+        except Refused:
+            rows = []
+        if rows:
+            best = rows[0]
+            return {"bot": bot, "n": best.n, "mean": best.mean, "from": "estimate",
+                    **self.action_json(best.action)}
+        try:
             action = helper.hint(self.state, seat_view(self.state, self.person))
             bot = helper.hint_bot.name
-        except AidUnavailable as err:  # its bot does not play this table size
+        except AidUnavailable as err:
             raise Refused(f"The hint aid is not available in this game: {err}") from None
-        return {"bot": bot, **self.action_json(action)}
+        return {"bot": bot, "from": "bot", **self.action_json(action)}
 
     def estimates_json(self) -> dict[str, Any]:
-        helper = self.require("estimate")
+        self.require("estimate")
         self.person_on_turn()
-        try:
-            estimates = helper.estimates(self.state, seat_view(self.state, self.person))
-        except AidUnavailable as err:
-            raise Refused(f"The estimate aid is not available in this game: {err}") from None
-        return {"n": estimates[0].n if estimates else 0,
+        estimates, bot = self.evaluation()
+        return {"n": estimates[0].n if estimates else 0, "bot": bot,
                 "rows": [{**self.action_json(e.action), "mean": e.mean,
                           "se": None if e.se != e.se else e.se} for e in estimates]}
 
