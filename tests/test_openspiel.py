@@ -402,3 +402,10 @@ def test_resample_in_the_corners(key, corner):
         replay.apply(nxt.history()[-1])
     assert state.returns() == [float(replay.result.hand_points[side_of(rules.players, p)])
                                for p in range(rules.players)]
+
+
+def test_the_example_recipe_runs():
+    out = subprocess.run([sys.executable, "examples/openspiel_ismcts.py", "--hands", "1",
+                          "--sims", "5", "--seed", "2"], capture_output=True, text=True,
+                         cwd=ROOT, check=True, timeout=120)
+    assert "IS-MCTS" in out.stdout and "points a hand" in out.stdout
