@@ -30,7 +30,12 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
-import pyspiel
+
+try:
+    import pyspiel
+except ImportError as err:  # the optional extra
+    raise ImportError("the ismcts bot plays through OpenSpiel, the optional extra 'openspiel': "
+                      "pip install -e '.[openspiel]'") from err
 from open_spiel.python.algorithms import ismcts as os_ismcts
 from open_spiel.python.algorithms import mcts as os_mcts
 
