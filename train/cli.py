@@ -10,6 +10,7 @@ evaluation table).
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from dataclasses import fields
@@ -95,6 +96,11 @@ def make_config(args: argparse.Namespace) -> tuple[TrainConfig, dict[str, Any] |
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    from .pipeline import is_pipeline
+
+    if (args.config is not None and is_pipeline(args.config)) or (
+            args.resume is not None and (args.resume / "pipeline.json").exists()):
+        return pipeline_main(args)
     try:
         cfg, resume_data = make_config(args)
         if args.resume is not None:
@@ -125,6 +131,63 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
+#: The config-field flags a pipeline takes on the command line (its stages' fields are set in
+#: its [[stages]] tables).
+PIPELINE_FLAGS = ("rules", "seed", "device")
+
+
+def pipeline_main(args: argparse.Namespace) -> int:
+    """``fh-train --config PIPELINE.toml`` (a config with [[stages]]), or its ``--resume``."""
+    from .pipeline import PipelineConfig, format_stages, run_pipeline
+
+    try:
+        assignments = list(args.overrides)
+        for f in fields(TrainConfig):
+            value = getattr(args, "field_" + f.name)
+            if value is None:
+                continue
+            if f.name not in PIPELINE_FLAGS:
+                raise ValueError(f"--{f.name.replace('_', '-')}: a pipeline's stages take their "
+                                 "fields in its [[stages]] tables; on the command line it takes "
+                                 + ", ".join(f"--{n}" for n in PIPELINE_FLAGS)
+                                 + " and --set for its own keys")
+            assignments.append(f"{f.name}={value}")
+        if args.resume is not None:
+            if args.config is not None or assignments:
+                raise ValueError("--resume continues a pipeline with its own saved config "
+                                 f"({args.resume / 'pipeline.json'}); it takes no --config, "
+                                 "--set or field flags")
+            run_dir = args.resume
+            cfg = PipelineConfig.from_dict(json.loads(
+                (run_dir / "pipeline.json").read_text(encoding="utf-8")))
+        else:
+            cfg = PipelineConfig.from_toml(args.config).override(assignments)
+            run_dir = args.run_dir or Path("runs") / time.strftime("%Y%m%d-%H%M%S")
+            if run_dir.exists() and not run_dir.is_dir():
+                raise ValueError(f"--run-dir {run_dir} is a file, not a directory")
+            if (run_dir / "pipeline.json").exists() or (run_dir / "checkpoint.pt").exists():
+                raise ValueError(f"{run_dir} already holds a run; use --resume {run_dir} or "
+                                 "another --run-dir")
+    except (ValueError, OSError) as err:  # CheckpointError is a ValueError
+        print(f"fh-train: error: {_one_line(err)}", file=sys.stderr)
+        return 2
+    verb = "resuming the pipeline in" if args.resume is not None else "pipeline run directory:"
+    print(f"fh-train: {verb} {run_dir} ({len(cfg.stages)} stages)", flush=True)
+    from .checkpoint import CheckpointError
+    from .workers import WorkerError
+
+    try:
+        results = run_pipeline(cfg, run_dir, progress=not args.no_progress)
+    except (CheckpointError, WorkerError, ValueError) as err:
+        print(f"fh-train: error: {_one_line(err)}", file=sys.stderr)
+        return 2
+    print(format_stages(run_dir))
+    print(format_table(results))
+    print(f"fh-train: agent {run_dir / 'best.pt'} (neural:{run_dir / 'best.pt'}); "
+          f"tensorboard --logdir {run_dir}", flush=True)
+    return 0
+
+
 def _one_line(err: BaseException) -> str:
     return " ".join(str(err).split())
 
@@ -132,13 +195,15 @@ def _one_line(err: BaseException) -> str:
 def train(cfg: TrainConfig, run_dir: Path, resume_data: dict[str, Any] | None = None,
           progress: bool = True, final_eval: bool = True,
           on_update: Callable[[Any], None] | None = None,
-          collector: Callable[[Any], Any] | None = None) -> dict[str, Any]:
+          collector: Callable[[Any], Any] | None = None,
+          log_dir: Path | None = None) -> dict[str, Any]:
     """Train until ``cfg.total_steps``; return the final evaluation results (or {}).
 
     Rollouts come from the trainer itself, or with ``cfg.workers > 1`` / ``cfg.ray_address``
     from Ray workers (:mod:`train.workers`), or from ``collector`` when given (a
     :class:`train.workers.LocalWorkers`, say).  ``on_update(trainer)`` is called after every
-    update (the tests use it)."""
+    update (the tests use it).  ``log_dir``: where the TensorBoard events go (default
+    ``run_dir``; a pipeline logs all its stages in its own run directory, as one run)."""
     from .ppo import Trainer
 
     trainer = Trainer(cfg)
@@ -157,7 +222,8 @@ def train(cfg: TrainConfig, run_dir: Path, resume_data: dict[str, Any] | None = 
         collector = make_workers(cfg)
     trainer.collector = collector
     try:
-        return _train(trainer, run_dir, resume_data, progress, final_eval, on_update)
+        return _train(trainer, run_dir, resume_data, progress, final_eval, on_update,
+                      log_dir or run_dir)
     finally:
         close = getattr(collector, "close", None)
         if close is not None:
@@ -165,7 +231,8 @@ def train(cfg: TrainConfig, run_dir: Path, resume_data: dict[str, Any] | None = 
 
 
 def _train(trainer: Any, run_dir: Path, resume_data: dict[str, Any] | None, progress: bool,
-           final_eval: bool, on_update: Callable[[Any], None] | None) -> dict[str, Any]:
+           final_eval: bool, on_update: Callable[[Any], None] | None,
+           log_dir: Path) -> dict[str, Any]:
     from torch.utils.tensorboard import SummaryWriter
     from tqdm import tqdm
 
@@ -175,7 +242,7 @@ def _train(trainer: Any, run_dir: Path, resume_data: dict[str, Any] | None, prog
     cfg = trainer.cfg
     checkpoint = run_dir / "checkpoint.pt"
     cfg.save(run_dir)
-    writer = SummaryWriter(str(run_dir), purge_step=trainer.global_step or None)
+    writer = SummaryWriter(str(log_dir), purge_step=trainer.global_step or None)
     if resume_data is None:
         writer.add_text("hyperparameters", _markdown_table(cfg.to_dict()), 0)
         writer.add_text("rules", _markdown_table(trainer.rules.to_dict()), 0)

@@ -2,7 +2,7 @@
 
 Why: ``nmc`` (the network's calls, Monte Carlo search for the cards) beats ``rule`` by about
 +41 a deal where the network alone makes +17, and the difference is all card play.  Imitating
-only the card the search chose (``bc_teacher = "nmc:..."``, configs/train/distill-mc.toml) made
+only the card the search chose (``bc_teacher = "nmc:..."``; docs/research-log.md) made
 the network worse: a cross-entropy on one label per decision treats a card the search scores 2
 points below the best like one it scores 200 below.  Here every legal card of every searched
 decision carries the search's mean team score (the cards of a run with no unseen card between
@@ -390,12 +390,77 @@ def _report(row: dict[str, float], progress: bool) -> None:
                  if row["calls_searched"] else ""), file=sys.stderr, flush=True)
 
 
-# ---------------------------------------------------------------------- command line
-def main(argv: Sequence[str] | None = None) -> int:
-    from agents.neural import CheckpointError, resolve_checkpoint
-    from agents.registry import make_bot
+# ---------------------------------------------------------------------- one step, as a function
+def check_fit_options(epochs: int, temperature: float, learning_rate: float, holdout: float,
+                      call_temperature: float | None) -> None:
+    """ValueError naming the first bad option of a fit."""
+    if epochs < 1:
+        raise ValueError(f"--epochs must be at least 1, not {epochs}")
+    if temperature < 0:
+        raise ValueError(f"--temperature must be at least 0, not {temperature}")
+    if learning_rate <= 0:
+        raise ValueError(f"--learning-rate must be above 0, not {learning_rate}")
+    if not 0 <= holdout < 1:
+        raise ValueError(f"--holdout must be in [0, 1), not {holdout}")
+    if call_temperature is not None and min(call_temperature, temperature) <= 0:
+        raise ValueError("--call-temperature must be above 0, with --temperature above 0 too")
+
+
+def fit_agent(init: str | Path, data_paths: Sequence[str | Path], out: str | Path,
+              epochs: int = 2, learning_rate: float = 2e-4, temperature: float = 5.0,
+              call_temperature: float | None = None, anchor: bool = False,
+              features: bool = False, hidden: list[int] | None = None, holdout: float = 0.05,
+              seed: int = 0, progress: bool = True) -> list[dict[str, float]]:
+    """Fit the agent ``init`` (a name or file) on collected files and write the result to
+    ``out`` atomically, as an agent checkpoint; return the fit's held-out history."""
+    from agents.neural import resolve_checkpoint
     from train.checkpoint import read_checkpoint
 
+    check_fit_options(epochs, temperature, learning_rate, holdout, call_temperature)
+    torch.manual_seed(seed)
+    path = resolve_checkpoint(init)
+    agent = read_checkpoint(path)
+    bot = NeuralBot.load(path, greedy=True)
+    data = load_data(data_paths, bot.rules)
+    if features:
+        bot.net = bot.net.with_features()
+        agent["policy"]["features"] = True
+    if hidden:
+        bot.net = widen(bot.net, hidden)
+        agent["policy"]["hidden_sizes"] = list(hidden)
+    history = fit(bot.net, data, bot.rules, epochs, learning_rate, temperature,
+                  holdout=holdout, seed=seed, anchor=anchor,
+                  call_temperature=call_temperature, progress=progress)
+    agent["policy"]["state_dict"] = {k: v.detach().clone() for k, v in
+                                     bot.net.state_dict().items()}
+    agent["distill"] = {"data": [Path(p).name for p in data_paths], "history": history,
+                        "temperature": temperature, "epochs": epochs, "anchor": anchor,
+                        "call_temperature": call_temperature}
+    save_atomic(agent, out)
+    return history
+
+
+def make_teacher(spec: str, search: str) -> NetworkMCBot:
+    """The ``nmc`` bot of a collection, checked against what ``search`` scores."""
+    from agents.registry import make_bot
+
+    teacher = make_bot(spec)
+    if not isinstance(teacher, NetworkMCBot):
+        raise ValueError(f"--teacher {spec!r} is not an nmc bot")
+    if (search in ("calls", "both")) != (teacher.calls > 0):
+        raise ValueError(f"--search {search} and --teacher {spec!r}: searching calls takes "
+                         "calls=N in the teacher, and only then")
+    return teacher
+
+
+#: ``--search`` -> (cards searched, what deal branches score).
+SEARCH_PARTS = {"cards": (True, None), "calls": (False, None), "both": (True, None),
+                "deal-calls": (False, "calls"), "deal": (False, "all")}
+
+
+# ---------------------------------------------------------------------- command line
+def build_parser() -> argparse.ArgumentParser:
+    """``python -m train.distill collect|fit``'s options."""
     parser = argparse.ArgumentParser(prog="python -m train.distill", description=__doc__.split(
         "\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -439,62 +504,40 @@ def main(argv: Sequence[str] | None = None) -> int:
     f.add_argument("--holdout", type=float, default=0.05)
     f.add_argument("--seed", type=int, default=0)
     f.add_argument("--out", required=True, help="the agent checkpoint to write")
-    args = parser.parse_args(argv)
-    torch.manual_seed(args.seed)
+    return parser
+
+
+def _collect_command(args: argparse.Namespace) -> None:
+    if args.hands < 1:
+        raise ValueError(f"--hands must be at least 1, not {args.hands}")
+    teacher = make_teacher(args.teacher, args.search)
+    # SIGINT and SIGTERM (even in a background job, where SIGINT starts ignored) end the
+    # collection early, keeping what it has (collect's docstring)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    player = NeuralBot.load(args.player, greedy=True) if args.player else None
+    cards, deal = SEARCH_PARTS[args.search]
+    data = collect(teacher, args.hands, args.seed, args.num_envs, player,
+                   opponent=args.opponent, cards=cards, deal=deal)
+    path = save_data(data, teacher.network.rules, args.out)
+    print(f"{len(data['labels'])} decisions -> {path}")
+
+
+def _fit_command(args: argparse.Namespace) -> None:
+    fit_agent(args.init, args.data, args.out, epochs=args.epochs,
+              learning_rate=args.learning_rate, temperature=args.temperature,
+              call_temperature=args.call_temperature, anchor=args.anchor,
+              features=args.features, hidden=_sizes(args.hidden) if args.hidden else None,
+              holdout=args.holdout, seed=args.seed)
+    print(f"-> {args.out}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from agents.neural import CheckpointError
+
+    args = build_parser().parse_args(argv)
     try:
-        if args.command == "collect":
-            if args.hands < 1:
-                raise ValueError(f"--hands must be at least 1, not {args.hands}")
-            teacher = make_bot(args.teacher)
-            if not isinstance(teacher, NetworkMCBot):
-                raise ValueError(f"--teacher {args.teacher!r} is not an nmc bot")
-            if (args.search in ("calls", "both")) != (teacher.calls > 0):
-                raise ValueError(f"--search {args.search} and --teacher {args.teacher!r}: "
-                                 "searching calls takes calls=N in the teacher, and only then")
-            # SIGINT and SIGTERM (even in a background job, where SIGINT starts ignored) end
-            # the collection early, keeping what it has (collect's docstring)
-            signal.signal(signal.SIGINT, signal.default_int_handler)
-            signal.signal(signal.SIGTERM, signal.default_int_handler)
-            player = None
-            if args.player:
-                player = NeuralBot.load(args.player, greedy=True)
-            deal = {"deal-calls": "calls", "deal": "all"}.get(args.search)
-            data = collect(teacher, args.hands, args.seed, args.num_envs, player,
-                           opponent=args.opponent, cards=args.search in ("cards", "both"),
-                           deal=deal)
-            path = save_data(data, teacher.network.rules, args.out)
-            print(f"{len(data['labels'])} decisions -> {path}")
-        else:
-            if args.epochs < 1 or args.temperature < 0 or args.learning_rate <= 0 \
-                    or not 0 <= args.holdout < 1:
-                raise ValueError("--epochs must be at least 1, --temperature at least 0, "
-                                 "--learning-rate above 0 and --holdout in [0, 1)")
-            if args.call_temperature is not None and min(args.call_temperature,
-                                                         args.temperature) <= 0:
-                raise ValueError("--call-temperature must be above 0, with --temperature "
-                                 "above 0 too")
-            path = resolve_checkpoint(args.init)
-            agent = read_checkpoint(path)
-            bot = NeuralBot.load(path, greedy=True)
-            data = load_data(args.data, bot.rules)
-            if args.features:
-                bot.net = bot.net.with_features()
-                agent["policy"]["features"] = True
-            if args.hidden:
-                sizes = _sizes(args.hidden)
-                bot.net = widen(bot.net, sizes)
-                agent["policy"]["hidden_sizes"] = sizes
-            history = fit(bot.net, data, bot.rules, args.epochs, args.learning_rate,
-                          args.temperature, holdout=args.holdout, seed=args.seed,
-                          anchor=args.anchor, call_temperature=args.call_temperature)
-            agent["policy"]["state_dict"] = {k: v.detach().clone() for k, v in
-                                             bot.net.state_dict().items()}
-            agent["distill"] = {"data": [Path(p).name for p in args.data], "history": history,
-                                "temperature": args.temperature, "epochs": args.epochs,
-                                "anchor": args.anchor,
-                                "call_temperature": args.call_temperature}
-            save_atomic(agent, args.out)
-            print(f"-> {args.out}")
+        (_collect_command if args.command == "collect" else _fit_command)(args)
     except (ValueError, CheckpointError) as err:
         print(f"python -m train.distill: error: {err}", file=sys.stderr)
         return 2

@@ -1,0 +1,201 @@
+"""The training pipeline (train/pipeline.py, ``fh-train --config`` with ``[[stages]]``) at toy
+scale: every kind of stage, the end-of-stage evaluations, ``best.pt``, and a resume after a
+kill between stages, inside a collection and (a real SIGKILL) inside PPO."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from train import distill as distill_module  # noqa: E402
+from train.cli import main  # noqa: E402
+from train.pipeline import PipelineConfig, run_pipeline  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+
+TOY = """
+seed = 3
+rules = "australian-no-nullo"
+eval_deals = 2
+final_eval_deals = 3
+eval_opponents = ["random", "rule"]
+
+[[stages]]
+kind = "ppo"
+total_steps = 256
+num_envs = 4
+rollout_steps = 8
+hidden_sizes = [16]
+num_minibatches = 2
+update_epochs = 1
+bc_hands = 8
+bc_chunk_hands = 4
+bc_epochs = 1
+league_self = 1.0
+league_past = 0.0
+league_rule = 0.0
+league_mc = 0.0
+league_random = 0.0
+checkpoint_every = 1
+
+[[stages]]
+kind = "distill"
+search = "deal"
+hands = 4
+pieces = 2
+num_envs = 2
+workers = 1
+epochs = 1
+
+[[stages]]
+kind = "distill"
+search = "cards"
+samples = 2
+hands = 2
+pieces = 1
+num_envs = 2
+opponent = ""
+epochs = 1
+"""
+
+
+def toy(tmp_path: Path) -> Path:
+    path = tmp_path / "toy.toml"
+    path.write_text(TOY, encoding="utf-8")
+    return path
+
+
+def weights(path: Path) -> dict:
+    return torch.load(path, weights_only=True)["policy"]["state_dict"]
+
+
+def same_weights(a: Path, b: Path) -> bool:
+    wa, wb = weights(a), weights(b)
+    return wa.keys() == wb.keys() and all(torch.equal(wa[k], wb[k]) for k in wa)
+
+
+@pytest.fixture(scope="module")
+def whole_run(tmp_path_factory) -> Path:
+    """One uninterrupted toy run through the command line."""
+    tmp = tmp_path_factory.mktemp("whole")
+    run = tmp / "run"
+    assert main(["--config", str(toy(tmp)), "--run-dir", str(run), "--no-progress"]) == 0
+    return run
+
+
+def test_every_stage_runs_and_is_recorded(whole_run: Path, capsys) -> None:
+    stages = json.loads((whole_run / "stages.json").read_text())
+    assert [s["kind"] for s in stages] == ["ppo", "distill", "distill"]
+    for s in stages:
+        assert set(s["results"]) == {"random", "rule"}  # the evaluation at each stage's end
+        assert s["seconds"] > 0 and Path(s["agent"]).is_file()
+    assert stages[0]["results"]["rule"]["deals"] == 2 and stages[-1]["results"]["rule"]["deals"] == 3
+    assert sorted(p.name for p in (whole_run / "stage-2-distill").glob("piece-*.npz")) == [
+        "piece-1.npz", "piece-2.npz"]
+    assert same_weights(whole_run / "best.pt", whole_run / "stage-3-distill" / "agent.pt")
+    # each distill stage changed the network it started from
+    assert not same_weights(whole_run / "stage-1-ppo" / "agent.pt",
+                            whole_run / "stage-2-distill" / "agent.pt")
+    final = json.loads((whole_run / "eval.json").read_text())
+    assert final["stages"] == 3 and set(final["results"]) == {"random", "rule"}
+    events = list(whole_run.glob("events.out.tfevents.*"))  # one TensorBoard run for all stages
+    assert len(events) >= 2 and not list((whole_run / "stage-1-ppo").glob("events.*"))
+
+
+def test_best_loads_as_a_neural_agent(whole_run: Path) -> None:
+    from agents.registry import make_bot
+    from fh_env.rules import Rules
+
+    bot = make_bot(f"neural:{whole_run / 'best.pt'}", Rules())
+    assert bot.rules == Rules()
+
+
+def test_a_kill_between_stages_and_inside_a_collection_resumes_to_the_same_agent(
+        tmp_path: Path, whole_run: Path, monkeypatch) -> None:
+    cfg = PipelineConfig.from_toml(toy(tmp_path))
+    run = tmp_path / "run"
+
+    def stop_after(i: int) -> None:
+        if i == 0:
+            raise KeyboardInterrupt  # killed between stage 1 and stage 2
+
+    with pytest.raises(KeyboardInterrupt):
+        run_pipeline(cfg, run, progress=False, after_stage=stop_after)
+    first = (run / "stage-1-ppo" / "agent.pt").stat().st_mtime_ns
+    assert len(json.loads((run / "stages.json").read_text())) == 1
+
+    real_save, calls = distill_module.save_data, []
+
+    def save_then_die(data, rules, path):
+        calls.append(Path(path).name)
+        if len(calls) == 2:
+            raise KeyboardInterrupt  # killed inside stage 2's collection, after one piece
+        return real_save(data, rules, path)
+
+    monkeypatch.setattr(distill_module, "save_data", save_then_die)
+    with pytest.raises(KeyboardInterrupt):
+        run_pipeline(cfg, run, progress=False)
+    piece = run / "stage-2-distill" / "piece-1.npz"
+    kept = piece.stat().st_mtime_ns
+    assert not (run / "stage-2-distill" / "piece-2.npz").exists()
+    monkeypatch.setattr(distill_module, "save_data", real_save)
+
+    assert main(["--resume", str(run), "--no-progress"]) == 0
+    assert (run / "stage-1-ppo" / "agent.pt").stat().st_mtime_ns == first  # not trained again
+    assert piece.stat().st_mtime_ns == kept  # the finished piece was not collected again
+    for name in ("stage-1-ppo/agent.pt", "stage-2-distill/agent.pt", "best.pt"):
+        assert same_weights(run / name, whole_run / name), name
+
+
+def test_a_sigkill_inside_ppo_resumes(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    env = dict(os.environ, OMP_NUM_THREADS="1")
+    proc = subprocess.Popen([sys.executable, "-m", "train.cli", "--config", str(toy(tmp_path)),
+                             "--run-dir", str(run), "--no-progress"], cwd=ROOT, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    checkpoint = run / "stage-1-ppo" / "checkpoint.pt"
+    deadline = time.monotonic() + 240
+    while not checkpoint.exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    assert checkpoint.exists()
+    assert main(["--resume", str(run), "--no-progress"]) == 0
+    assert len(json.loads((run / "stages.json").read_text())) == 3
+    assert (run / "best.pt").is_file()
+
+
+@pytest.mark.parametrize("text, message", [
+    ("[[stages]]\nkind = 'dance'\n", "kind='dance' must be one of ppo, distill"),
+    ("[[stages]]\nkind = 'distill'\nhands = 0\n", "hands=0 must be at least 1"),
+    ("[[stages]]\nkind = 'distill'\nsearch = 'guess'\n", "search='guess' must be one of"),
+    ("[[stages]]\nkind = 'distill'\nwidth = 3\n", "unknown key(s) width"),
+    ("[[stages]]\nkind = 'ppo'\nnum_envs = 0\n", "stage 1 (ppo): config num_envs=0"),
+    ("[[stages]]\nkind = 'ppo'\nseed = 4\n", "seed is the pipeline's"),
+    ("eval_opponents = ['nobody']\n[[stages]]\nkind = 'ppo'\n", "unknown bot 'nobody'"),
+    ("rules = 'australain'\n[[stages]]\nkind = 'ppo'\n", "australain"),
+    ("stages = []\n", "at least one [[stages]] table"),
+])
+def test_a_bad_pipeline_is_refused_in_one_line(tmp_path: Path, capsys, text: str,
+                                               message: str) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(text, encoding="utf-8")
+    assert main(["--config", str(path), "--run-dir", str(tmp_path / "r")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("fh-train: error:") and "\n" not in err and message in err
+    assert not (tmp_path / "r").exists()  # nothing written
+
+
+def test_the_shipped_pipelines_are_valid() -> None:
+    for path in sorted((ROOT / "configs" / "train").glob("strong*.toml")):
+        PipelineConfig.from_toml(path)
+    assert (ROOT / "configs" / "train" / "strong.toml").exists()

@@ -1,0 +1,426 @@
+"""One command to a strong agent: the stages of a recipe in one config and one run directory.
+
+``fh-train --config configs/train/strong.toml`` reads a config with ``[[stages]]`` tables and
+runs them in order, each starting from the agent the one before it left:
+
+* ``kind = "ppo"``: imitation then PPO self-play (:func:`train.cli.train`); every other key of
+  the table is a :class:`train.config.TrainConfig` field, validated as in any ``fh-train`` run;
+* ``kind = "distill"``: one step of policy improvement (:class:`DistillStage`): the current
+  network plays, its decisions are scored (by deal branches on the dealt cards, or by ``nmc``'s
+  search), and the next network is fitted to the scores (:mod:`train.distill`).
+
+Why one config: the shipped agent came out of six hand-run stages with switches that nobody
+could repeat in one go or run for other rules.  Here ``--rules PRESET`` (or a rules file) picks
+the game, table size included, for every stage at once.
+
+The run directory holds ``pipeline.json`` (the config as run), one folder a stage
+(``stage-1-ppo/``, ...: its checkpoint, data pieces and ``agent.pt``), ``stages.json`` (what each
+finished stage measured, and its wall time), TensorBoard events of all the stages in one run
+(PPO's curves, then ``pipeline/*`` at each stage's end), ``best.pt`` (the last stage's agent:
+``neural:RUN_DIR/best.pt``) and ``eval.json`` (the final duplicate table).  A kill at any point
+loses at most the piece of work in hand: ``fh-train --resume RUN_DIR`` skips finished stages,
+resumes PPO from its last checkpoint and a collection from its last finished piece.
+
+At the end of every stage the agent plays ``eval_opponents`` on ``eval_deals`` fixed duplicate
+deals of ``eval_seed``, a seed no training stage draws from.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import shutil
+import sys
+import time
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any, Callable
+
+from fh_env.rules import load_rules, read_toml
+
+from .config import TrainConfig, _parse_value
+
+#: Deals of the end-of-stage evaluations (no training stage draws from it).
+EVAL_SEED = 20_577
+KINDS = ("ppo", "distill")
+SEARCHES = ("deal", "deal-calls", "cards")
+
+
+@dataclass
+class DistillStage:
+    """One step of policy improvement from the previous stage's agent."""
+
+    #: What scores the decisions: ``deal`` every decision by deal branches (the network's four
+    #: favourite actions played out on the dealt cards), ``deal-calls`` only the calls and
+    #: kitty discards so, ``cards`` the card play by ``nmc``'s search.
+    search: str = "deal"
+    #: Hands played in the collection (split over ``pieces`` files; a kill loses one piece).
+    hands: int = 24_000
+    pieces: int = 4
+    #: Worlds a decision of the search (``search = "cards"`` only).
+    samples: int = 100
+    #: A bot holding one partnership at the tables (4 players), sides swapping every hand;
+    #: "" for self-play.
+    opponent: str = "rule"
+    #: Fit on the data of this stage and of the earlier distill stages that scored the same
+    #: way (newest first).
+    keep_earlier: bool = True
+    epochs: int = 2
+    learning_rate: float = 2e-4
+    #: Points: the softmax temperature of the card scores, and of the calls' and discards'
+    #: (0: the card temperature).
+    temperature: float = 20.0
+    call_temperature: float = 150.0
+    #: Fit the current policy times exp(score / T) rather than the scores alone.
+    anchor: bool = True
+    #: Give the network the derived card-play inputs (agents.features) at this stage.
+    features: bool = False
+    num_envs: int = 64
+    #: Processes collecting pieces side by side (one a core).
+    workers: int = 2
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], where: str) -> "DistillStage":
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"{where}: unknown key(s) {', '.join(unknown)}; a distill stage "
+                             f"takes {', '.join(sorted(known))}")
+        defaults = cls()
+        for key, value in data.items():
+            want = type(getattr(defaults, key))
+            ok = isinstance(value, want) and not (want is int and isinstance(value, bool))
+            if want is float and isinstance(value, int) and not isinstance(value, bool):
+                ok, data = True, {**data, key: float(value)}
+            if not ok:
+                raise ValueError(f"{where}: {key}={value!r} must be a {want.__name__}")
+        stage = cls(**data)
+        if stage.search not in SEARCHES:
+            raise ValueError(f"{where}: search={stage.search!r} must be one of "
+                             f"{', '.join(SEARCHES)}")
+        for key in ("hands", "pieces", "samples", "epochs", "num_envs", "workers"):
+            if getattr(stage, key) < 1:
+                raise ValueError(f"{where}: {key}={getattr(stage, key)} must be at least 1")
+        if stage.pieces > stage.hands:
+            raise ValueError(f"{where}: pieces={stage.pieces} is more than hands={stage.hands}")
+        for key in ("temperature", "call_temperature"):
+            if getattr(stage, key) < 0:
+                raise ValueError(f"{where}: {key}={getattr(stage, key)} must be at least 0")
+        if stage.learning_rate <= 0:
+            raise ValueError(f"{where}: learning_rate={stage.learning_rate} must be above 0")
+        if stage.opponent:
+            from agents.registry import check_spec
+
+            try:
+                check_spec(stage.opponent)
+            except ValueError as err:
+                raise ValueError(f"{where}: opponent={stage.opponent!r}: {err}") from None
+        return stage
+
+
+@dataclass
+class PipelineConfig:
+    """The whole recipe: the game, the evaluation between stages, and the stages."""
+
+    seed: int = 1
+    rules: str = "australian-no-nullo"
+    eval_deals: int = 200
+    eval_opponents: list[str] = field(default_factory=lambda: ["rule", "mcfast"])
+    eval_seed: int = EVAL_SEED
+    #: Deals of the last stage's evaluation, the final table.
+    final_eval_deals: int = 500
+    #: Processes for the evaluations.
+    eval_workers: int = 1
+    #: Where the PPO stages run (cpu, cuda, cuda:N, mps), unless a stage says otherwise.
+    device: str = "cpu"
+    #: Each stage as its table: ``kind`` and that kind's keys.
+    stages: list[dict[str, Any]] = field(default_factory=list)
+
+    # ------------------------------------------------------------------ reading
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "PipelineConfig":
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"unknown pipeline key(s) {', '.join(unknown)}; the pipeline's "
+                             f"keys are {', '.join(sorted(known))} (stage keys go in "
+                             "[[stages]] tables)")
+        return cls(**data).validate()
+
+    @classmethod
+    def from_toml(cls, path: str | Path) -> "PipelineConfig":
+        try:
+            return cls.from_dict(read_toml(Path(path), "config file"))
+        except UnicodeDecodeError:
+            raise ValueError(f"config file {path} is not a text (TOML) file") from None
+        except ValueError as err:
+            raise ValueError(f"config file {path}: {err}") from None
+
+    def override(self, assignments: list[str]) -> "PipelineConfig":
+        """``key=value`` for the pipeline's own keys (not the stages')."""
+        data = dataclasses.asdict(self)
+        for text in assignments:
+            key, sep, raw = text.partition("=")
+            key = key.strip().replace("-", "_")
+            if not sep or key not in data or key == "stages":
+                keys = ", ".join(sorted(k for k in data if k != "stages"))
+                raise ValueError(f"bad override {text!r}: a pipeline takes key=value with a key "
+                                 f"among {keys} (a stage's keys are set in its [[stages]] table)")
+            data[key] = _parse_value(raw.strip())
+        return PipelineConfig.from_dict(data)
+
+    def validate(self) -> "PipelineConfig":
+        if not isinstance(self.seed, int) or isinstance(self.seed, bool):
+            raise ValueError(f"seed={self.seed!r} must be an integer")
+        for key in ("eval_deals", "final_eval_deals", "eval_workers"):
+            value = getattr(self, key)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise ValueError(f"{key}={value!r} must be an integer at least 1")
+        if not isinstance(self.eval_opponents, list) or not all(
+                isinstance(s, str) for s in self.eval_opponents):
+            raise ValueError(f"eval_opponents={self.eval_opponents!r} must be a list of bot specs")
+        from agents.registry import check_spec
+
+        for spec in self.eval_opponents:
+            check_spec(spec)
+        load_rules(self.rules)
+        if not self.stages:
+            raise ValueError("a pipeline needs at least one [[stages]] table")
+        if not all(isinstance(s, dict) for s in self.stages):
+            raise ValueError("each stage must be a [[stages]] table")
+        for i in range(len(self.stages)):
+            self.stage(i)  # every stage is checked before anything runs
+        return self
+
+    # ------------------------------------------------------------------ the stages
+    def kind(self, i: int) -> str:
+        kind = self.stages[i].get("kind")
+        if kind not in KINDS:
+            raise ValueError(f"stage {i + 1}: kind={kind!r} must be one of {', '.join(KINDS)}")
+        return kind
+
+    def stage(self, i: int, init_policy: str = "") -> TrainConfig | DistillStage:
+        """Stage ``i``'s settings: a PPO stage's config (rules and seed from the pipeline, the
+        previous agent as its ``init_policy``), or a distill stage."""
+        where = f"stage {i + 1} ({self.kind(i)})"
+        table = {k: v for k, v in self.stages[i].items() if k != "kind"}
+        if self.kind(i) == "distill":
+            return DistillStage.from_dict(table, where)
+        for key in ("rules", "seed"):
+            if key in table:
+                raise ValueError(f"{where}: {key} is the pipeline's, not a stage's")
+        data = dict(table, rules=self.rules, seed=self.seed + 1000 * i,
+                    final_eval_opponents=[], eval_every=table.get("eval_every", 0),
+                    device=table.get("device", self.device))
+        if init_policy:  # the agent of the stage before (a later PPO stage starts from it)
+            data["init_policy"] = init_policy
+        try:
+            return TrainConfig.from_dict(data).validate()
+        except ValueError as err:
+            raise ValueError(f"{where}: {err}") from None
+
+    def stage_dir(self, run_dir: Path, i: int) -> Path:
+        return run_dir / f"stage-{i + 1}-{self.kind(i)}"
+
+
+def is_pipeline(path: str | Path) -> bool:
+    """Whether a config file is a pipeline (it has ``[[stages]]``)."""
+    try:
+        return "stages" in read_toml(Path(path), "config file")
+    except (ValueError, OSError, UnicodeDecodeError):
+        return False  # the plain config reader gives the error
+
+
+# ---------------------------------------------------------------------- running
+def run_pipeline(cfg: PipelineConfig, run_dir: Path, progress: bool = True,
+                 after_stage: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """Run (or resume) every stage of ``cfg`` in ``run_dir``; return the final evaluation
+    (opponent spec -> :class:`arena.results.DuplicateResult`).  ``after_stage(i)`` is called
+    when stage ``i`` is recorded (the tests kill the run there)."""
+    from torch.utils.tensorboard import SummaryWriter
+
+    run_dir.mkdir(parents=True, exist_ok=True)
+    _write_json(run_dir / "pipeline.json", dataclasses.asdict(cfg))
+    done = _read_stages(run_dir)
+    writer = SummaryWriter(str(run_dir))
+    agent = ""
+    try:
+        for i in range(len(cfg.stages)):
+            stage_dir = cfg.stage_dir(run_dir, i)
+            if i < len(done):
+                agent = done[i]["agent"]
+                continue
+            started = time.perf_counter()
+            print(f"fh-train: stage {i + 1}/{len(cfg.stages)} ({cfg.kind(i)}) in {stage_dir}",
+                  file=sys.stderr, flush=True)
+            if cfg.kind(i) == "ppo":
+                agent = _ppo_stage(cfg.stage(i, agent), stage_dir, run_dir, progress)
+            else:
+                agent = _distill_stage(cfg, i, agent, stage_dir, done, progress)
+            seconds = time.perf_counter() - started
+            last = i == len(cfg.stages) - 1
+            results = evaluate_agent(cfg, agent, cfg.final_eval_deals if last else cfg.eval_deals,
+                                     progress)
+            for spec, r in results.items():
+                name = spec.replace(":", "_").replace(",", "_").replace("=", "")
+                writer.add_scalar(f"pipeline/vs_{name}", r.mean, i + 1)
+                writer.add_scalar(f"pipeline/vs_{name}_ci_low", r.ci_low, i + 1)
+            writer.add_scalar("pipeline/stage_seconds", seconds, i + 1)
+            writer.flush()
+            done.append({"stage": i + 1, "kind": cfg.kind(i), "agent": agent,
+                         "seconds": seconds, "eval_seed": cfg.eval_seed,
+                         "results": {s: r.to_dict() for s, r in results.items()}})
+            _write_json(run_dir / "stages.json", done)
+            if after_stage is not None:
+                after_stage(i)
+    finally:
+        writer.close()
+    best = run_dir / "best.pt"
+    _copy_atomic(Path(agent), best)
+    from arena.results import DuplicateResult
+
+    final = {s: DuplicateResult(**{k: v for k, v in r.items() if k != "games"})
+             for s, r in done[-1]["results"].items()}
+    _write_json(run_dir / "eval.json", {"agent": str(best), "stages": len(done),
+                                        "seconds": sum(d["seconds"] for d in done),
+                                        "results": done[-1]["results"]})
+    return final
+
+
+def evaluate_agent(cfg: PipelineConfig, agent: str, deals: int,
+                   progress: bool) -> dict[str, Any]:
+    """The agent against each of ``eval_opponents`` on the fixed held-out deals."""
+    from arena.duplicate import duplicate
+
+    return {spec: duplicate(f"neural:{agent}", spec, cfg.rules, deals=deals,
+                            seed=cfg.eval_seed, workers=cfg.eval_workers, progress=progress)
+            for spec in cfg.eval_opponents}
+
+
+def _ppo_stage(stage: TrainConfig, stage_dir: Path, run_dir: Path, progress: bool) -> str:
+    """Imitation and PPO, resumed from the stage's checkpoint if it has one."""
+    from .checkpoint import read_checkpoint
+    from .cli import train
+
+    checkpoint = stage_dir / "checkpoint.pt"
+    resume = read_checkpoint(checkpoint) if checkpoint.exists() else None
+    train(stage, stage_dir, resume, progress=progress, final_eval=False, log_dir=run_dir)
+    return str(stage_dir / "agent.pt")
+
+
+def _distill_stage(cfg: PipelineConfig, i: int, agent: str, stage_dir: Path,
+                   done: list[dict[str, Any]], progress: bool) -> str:
+    """Collect the stage's pieces (those already written are kept), then fit."""
+    from .distill import fit_agent
+
+    stage = cfg.stage(i)
+    assert isinstance(stage, DistillStage)
+    if not agent:
+        raise ValueError(f"stage {i + 1}: a distill stage needs an agent from a stage before it")
+    out = stage_dir / "agent.pt"
+    pieces = [stage_dir / f"piece-{k + 1}.npz" for k in range(stage.pieces)]
+    if not out.exists():
+        stage_dir.mkdir(parents=True, exist_ok=True)
+        share = [stage.hands // stage.pieces + (k < stage.hands % stage.pieces)
+                 for k in range(stage.pieces)]
+        jobs = [(agent, dataclasses.asdict(stage), share[k], _piece_seed(cfg, i, k), str(path))
+                for k, path in enumerate(pieces) if not path.exists()]
+        _collect_pieces(jobs, min(stage.workers, len(jobs)), progress)
+        earlier = []
+        if stage.keep_earlier:
+            for j in range(i - 1, -1, -1):  # earlier stages scored the same way, newest first
+                if cfg.kind(j) == "distill" and cfg.stages[j].get("search", "deal") == \
+                        stage.search:
+                    earlier += sorted(cfg.stage_dir(stage_dir.parent, j).glob("piece-*.npz"))
+        fit_agent(agent, pieces + earlier, out, epochs=stage.epochs,
+                  learning_rate=stage.learning_rate, temperature=stage.temperature,
+                  call_temperature=stage.call_temperature or None, anchor=stage.anchor,
+                  features=stage.features, seed=cfg.seed + i, progress=progress)
+    return str(out)
+
+
+def _collect_pieces(jobs: list[tuple], workers: int, progress: bool) -> None:
+    """Collect the pieces ``jobs`` describes, ``workers`` processes side by side (each piece
+    written atomically as it ends: a kill loses only the pieces in hand)."""
+    if workers <= 1:
+        for job in jobs:
+            collect_piece(*job, progress=progress)
+        return
+    import multiprocessing as mp
+
+    from arena.duplicate import progress_bar
+
+    bar = progress_bar(len(jobs), "pieces", progress)
+    # spawn: a forked child of a process whose torch thread pool runs can hang
+    with mp.get_context("spawn").Pool(workers) as pool:
+        for _ in pool.imap_unordered(_collect_job, jobs):
+            bar.update(1)
+    bar.close()
+
+
+def _collect_job(job: tuple) -> None:
+    import torch
+
+    torch.set_num_threads(1)  # one process a core
+    collect_piece(*job, progress=False)
+
+
+def collect_piece(agent: str, stage: dict[str, Any], hands: int, seed: int, path: str,
+                  progress: bool = False) -> None:
+    """One piece of a distill stage's collection: ``agent`` plays (against ``stage``'s
+    opponent), its decisions scored as ``stage`` says, written to ``path``."""
+    from agents.neural import NeuralBot
+
+    from . import distill
+
+    samples = f",samples={stage['samples']}" if stage["search"] == "cards" else ""
+    teacher = distill.make_teacher(f"nmc:{agent}{samples}", stage["search"])
+    player = NeuralBot.load(agent, greedy=True)
+    cards, deal = distill.SEARCH_PARTS[stage["search"]]
+    data = distill.collect(teacher, hands, seed, stage["num_envs"], player, progress=progress,
+                           opponent=stage["opponent"] or None, cards=cards, deal=deal)
+    distill.save_data(data, teacher.network.rules, path)
+
+
+def _piece_seed(cfg: PipelineConfig, stage: int, piece: int) -> int:
+    """The seed of one collected piece: distinct for every stage and piece of a run."""
+    return cfg.seed * 1_000_003 + stage * 1009 + piece
+
+
+def _read_stages(run_dir: Path) -> list[dict[str, Any]]:
+    path = run_dir / "stages.json"
+    if not path.exists():
+        return []
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as err:
+        raise ValueError(f"{path} cannot be read ({err}); it records the finished stages") from None
+
+
+def _write_json(path: Path, data: Any) -> None:
+    from arena.results import dumps_json
+
+    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
+    tmp.write_text(dumps_json(data) + "\n", encoding="utf-8")
+    tmp.replace(path)
+
+
+def _copy_atomic(source: Path, target: Path) -> None:
+    tmp = target.with_name(f".{target.name}.tmp{os.getpid()}")
+    shutil.copyfile(source, tmp)
+    tmp.replace(target)
+
+
+def format_stages(run_dir: Path) -> str:
+    """The finished stages: each one's wall time and points a deal against each opponent."""
+    lines = [f"{'stage':<16}{'minutes':>8}  points a deal (95% CI), {'held-out deals'}"]
+    for d in _read_stages(run_dir):
+        results = "  ".join(f"{s} {r['mean']:+.1f} [{_num(r['ci_low'])}, {_num(r['ci_high'])}]"
+                            for s, r in d["results"].items())
+        lines.append(f"{d['stage']}. {d['kind']:<13}{d['seconds'] / 60:>8.1f}  {results}")
+    return "\n".join(lines)
+
+
+def _num(value: float | None) -> str:
+    return "-" if value is None else f"{value:+.1f}"
