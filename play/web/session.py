@@ -169,6 +169,8 @@ class WebGame(Table):
                          state=state)
         self.lock = threading.RLock()  # the server answers requests on several threads
         self.pace_ms = pace_ms
+        # how long the page leaves a completed trick on the table (a click ends it sooner)
+        self.trick_pause_ms = max(1200, 2 * pace_ms)
         self.events: list[dict[str, Any]] = []
         self.message = ""
         self.table = A.action_table(self.players)  # the action ids of this table size
@@ -346,7 +348,7 @@ class WebGame(Table):
             "exposed": hand_groups(view.exposed, ctx, jokers) if view.exposed else None,
             "kitty": None, "discards_left": view.discards_left, "discards": None,
             "aids": {a: a in self.aids for a in AIDS},
-            "pace_ms": self.pace_ms,
+            "pace_ms": self.pace_ms, "trick_pause_ms": self.trick_pause_ms,
             "message": self.message,
             "events": self.events[since:], "event_count": len(self.events),
             "result": None, "reveal": None, "game_over": state.game_over, "winner": None,
@@ -545,6 +547,9 @@ def replay_frames(record: dict[str, Any]) -> list[dict[str, Any]]:
             "scores": list(state.scores), "turn": state.turn,
             "result": result_text(state, -1).plain if state.is_terminal else None,
         }
+        frame["kitty_dealt"] = [code(c, jokers) for c in cards_of(state.dealt[1])]
+        frame["discards"] = [{"seat": seat, "cards": [code(c, jokers) for c in cards_of(d)]}
+                             for seat, _, d in state.exchanges]
         if state.tricks:
             leader, cards, winner, _ = state.tricks[-1]
             frame["last_trick"] = {"cards": trick_json(leader, cards, state.sitting_out,

@@ -6,6 +6,7 @@ let frames = [];
 let at = 0;
 let table = { sides: ["N/S", "E/W"], bottom: 2, table_size: 4 };  // from the server, per record
 const $ = (id) => document.getElementById(id);
+const TOKEN = document.querySelector('meta[name="fh-token"]').content;
 
 async function load(url, options) {
   const response = await fetch(url, options);
@@ -44,6 +45,14 @@ function show() {
     rows.push(handEl(groups, (c) => cardEl(c, { disabled: true })));
   });
   $("hands").replaceChildren(...rows);
+  // the kitty as dealt, and each exchange's discards once made
+  const extra = [el("span", { class: "who", text: "Kitty" }),
+    handEl([{ suit: "", cards: f.kitty_dealt || [] }], (c) => cardEl(c, { disabled: true }))];
+  for (const d of f.discards || []) {
+    extra.push(el("span", { class: "who", text: SEATS[d.seat] + " discarded" }),
+      handEl([{ suit: "", cards: d.cards }], (c) => cardEl(c, { disabled: true })));
+  }
+  $("kitty-discards").replaceChildren(...extra);
 }
 
 function go(i) { at = Math.max(0, Math.min(frames.length - 1, i)); show(); }
@@ -60,7 +69,7 @@ $("next-hand-step").onclick = () => {
 $("load-game").onclick = () => load("/api/replay/game");
 $("load-file").onchange = async (e) => {
   const file = e.target.files[0];
-  if (file) load("/api/replay", { method: "POST", headers: { "Content-Type": "application/json" }, body: await file.text() });
+  if (file) load("/api/replay", { method: "POST", headers: { "Content-Type": "application/json", "X-FH-Token": TOKEN }, body: await file.text() });
 };
 document.addEventListener("keydown", (e) => {
   if (e.key === "ArrowRight") go(at + 1);
