@@ -179,6 +179,45 @@ def ppo_loss(logits: torch.Tensor, values: torch.Tensor, mask: torch.Tensor,
 
 
 # ---------------------------------------------------------------------- the trainer
+@dataclass
+class _Tables:
+    """What one rollout knows of each table: its opponent from the league, the learner's side,
+    whether the bid teacher calls for the learner there, the bots' generators, whether the
+    table still plays, and which seats the compiled rule bot plays inside ``venv.step``."""
+
+    opponents: list[Opponent]
+    learner_team: np.ndarray
+    teacher_game: np.ndarray
+    bot_rngs: list[random.Random]
+    active: np.ndarray
+    learner_steps: np.ndarray
+    bot_seats: np.ndarray
+    #: Per side, the seats outside it (a bit per seat): the opponent's, when the learner has it.
+    others: list[int]
+    rule_compiled: bool
+
+    @classmethod
+    def draw(cls, trainer: "Trainer", n: int) -> "_Tables":
+        """The tables of a rollout, drawn in the trainer's generators' fixed order."""
+        opponents = [trainer.league.draw(trainer.np_rng) for _ in range(n)]
+        learner_team = trainer.np_rng.integers(trainer.sides, size=n)
+        teacher_game = trainer.np_rng.random(n) < trainer.cfg.bid_teacher_share
+        bot_rngs = [random.Random(trainer.py_rng.getrandbits(64)) for _ in range(n)]
+        others = [sum(1 << s for s in range(trainer.players) if trainer.side_of_seat[s] != t)
+                  for t in range(trainer.sides)]
+        tables = cls(opponents, learner_team, teacher_game, bot_rngs,
+                     np.ones(n, dtype=bool), np.zeros(n, dtype=np.int64),
+                     np.zeros(n, dtype=np.uint8), others, "rule" in trainer.compiled)
+        for i in range(n):
+            tables.seat_bots(i)
+        return tables
+
+    def seat_bots(self, i: int) -> None:
+        """Table ``i``'s seats for the compiled rule bot: the opponents', while it plays."""
+        rule = self.rule_compiled and self.opponents[i].kind == "rule"
+        self.bot_seats[i] = self.others[self.learner_team[i]] if rule and self.active[i] else 0
+
+
 class Trainer:
     """Everything a run holds (train.checkpoint saves and restores all of it exactly).
 
@@ -244,110 +283,128 @@ class Trainer:
         return torch.from_numpy(array).to(self.device)
 
     def collect(self) -> tuple[Rollout, dict[str, Any]]:
-        """Play one rollout (see the module docstring); return it and some statistics."""
+        """Play one rollout (see the module docstring); return it and some statistics.
+
+        Each step routes every table's seat on turn to whoever plays it (:meth:`_who_plays`),
+        lets each kind of player act on its rows, steps the tables, and ends the hands that
+        ended (:meth:`_end_hands`)."""
         cfg, venv = self.cfg, self.venv
         obs, mask, seat = venv.reset(seed=game_seed(cfg.seed, 1 << 20, self.update))
-        n = venv.num_envs
-        opponents: list[Opponent] = [self.league.draw(self.np_rng) for _ in range(n)]
-        learner_team = self.np_rng.integers(self.sides, size=n)  # the learner's side
-        teacher_game = self.np_rng.random(n) < cfg.bid_teacher_share
-        bot_rngs = [random.Random(self.py_rng.getrandbits(64)) for _ in range(n)]
-        active = np.ones(n, dtype=bool)
-        # The rule seats of the league, played in compiled code inside venv.step.
-        rule_twin = self.compiled.get("rule")
-        bot_seats = np.zeros(n, dtype=np.uint8)
-
-        # The seats outside each side (a bit per seat): the opponent's, when the learner has it.
-        others = [sum(1 << s for s in range(self.players) if self.side_of_seat[s] != t)
-                  for t in range(self.sides)]
-
-        def seat_bots(i: int) -> None:
-            opponent_rule = rule_twin is not None and opponents[i].kind == "rule"
-            bot_seats[i] = others[learner_team[i]] if opponent_rule and active[i] else 0
-
-        for i in range(n):
-            seat_bots(i)
-        learner_steps = np.zeros(n, dtype=np.int64)
-        buffer = RolloutBuffer(n, self.players)
+        tables = _Tables.draw(self, venv.num_envs)
+        buffer = RolloutBuffer(venv.num_envs, self.players)
         returns: dict[str, list[float]] = {}
         self.model.eval()
-        while active.any():
-            actions = np.full(n, -1, dtype=np.int64)
-            learner = active & (self.side_of_seat[seat] == learner_team)
-            # In "teacher" games the learner's auction calls come from cfg.bid_teacher.
+        while tables.active.any():
+            actions = np.full(venv.num_envs, -1, dtype=np.int64)
             in_auction = mask[:, :A.DISCARD_BASE].any(1)
-            taught = learner & teacher_game & in_auction
-            learner &= ~taught
-            kinds = [opponents[i].kind if active[i] and not learner[i] else "" for i in range(n)]
-            for i in np.flatnonzero(taught).tolist():
-                kinds[i] = "bid_teacher"
-            # Compiled bots: the bid teacher's calls here; the rule seats (those still on turn
-            # at the start of a hand) are played by venv.step itself (action -1).
-            for kind, twin in self.compiled.items():
-                if kind == "rule":
-                    continue
-                crow = np.array([i for i in range(n) if kinds[i] == kind], dtype=np.int64)
-                if len(crow):
-                    actions[crow] = twin.act(venv.fast, crow)
-            # The current network acts for the learner and for "self" opponents, in one batch.
-            rows = np.flatnonzero(learner | (np.array(kinds) == "self"))
-            if len(rows):
-                is_learner = learner[rows]
-                state_obs = self._state_features(rows, seat[rows])
-                with torch.no_grad():
-                    logits, values = self.model(
-                        self._tensor(obs[rows]), self._tensor(mask[rows]),
-                        None if state_obs is None else self._tensor(state_obs))
-                    chosen, logp = sample(logits.cpu(), self.torch_rng)  # CPU generator
-                actions[rows] = chosen.numpy()
-                lrows = rows[is_learner]
-                if len(lrows):
-                    buffer.add(lrows, seat[lrows], obs=obs[lrows], mask=mask[lrows],
-                               teacher=self._play_teacher(lrows, seat, in_auction, bot_rngs),
-                               state_obs=None if state_obs is None else state_obs[is_learner],
-                               actions=actions[lrows],
-                               logprobs=logp.numpy()[is_learner],
-                               values=values.cpu().numpy()[is_learner])
-                    learner_steps[lrows] += 1
-            # Frozen snapshots, one batch per snapshot.
-            for j, net in enumerate(self.league.snapshots):
-                prow = np.array([i for i in range(n) if kinds[i] == "past"
-                                 and opponents[i].snapshot == j], dtype=np.int64)
-                if len(prow):
-                    with torch.no_grad():
-                        logits = masked_logits(net(self._tensor(obs[prow]))[0],
-                                               self._tensor(mask[prow]))
-                        actions[prow] = sample(logits.cpu(), self.torch_rng)[0].numpy()
-            # Bots act from their seat's view only.
-            for i in range(n):
-                if kinds[i] in self.bots and kinds[i] not in self.compiled:
-                    view = seat_view(venv.states[i], int(seat[i]))
-                    actions[i] = self.bots[kinds[i]].act(view, bot_rngs[i])
-            if rule_twin is not None:
-                obs, mask, rewards, seat, done, infos = venv.step(actions, bots=rule_twin,
-                                                                  bot_seats=bot_seats)
+            learner, kinds = self._who_plays(tables, seat, in_auction)
+            self._compiled_act(kinds, actions)
+            self._network_act(learner, kinds, obs, mask, seat, in_auction, tables, buffer,
+                              actions)
+            self._snapshots_act(kinds, tables, obs, mask, actions)
+            self._bots_act(kinds, seat, tables, actions)
+            rule_twin = self.compiled.get("rule")
+            if rule_twin is not None:  # the league's rule seats, played inside venv.step
+                obs, mask, rewards, seat, done, infos = venv.step(
+                    actions, bots=rule_twin, bot_seats=tables.bot_seats)
             else:
                 obs, mask, rewards, seat, done, infos = venv.step(actions)
-            for i in np.flatnonzero(infos["hand_over"]).tolist():
-                team = int(learner_team[i])
-                seats = tuple(np.flatnonzero(self.side_of_seat == team).tolist())
-                buffer.end_hand(i, rewards[i] * cfg.reward_scale, seats)
-                # Seat `team` is on side `team` at every table size.
-                returns.setdefault(opponents[i].kind, []).append(float(rewards[i, team]))
-                result = infos["results"][i]
-                by_learner = (result.declarer is not None
-                              and int(self.side_of_seat[result.declarer]) == team)
-                contract = -1 if result.contract is None else result.contract  # -1: none
-                self.contract_log.append((contract, int(by_learner), int(bool(result.made))))
-                if learner_steps[i] >= cfg.rollout_steps:
-                    active[i] = False
-                else:
-                    opponents[i] = self.league.draw(self.np_rng)
-                    learner_team[i] = self.np_rng.integers(self.sides)
-                    teacher_game[i] = self.np_rng.random() < cfg.bid_teacher_share
-                seat_bots(i)
-        rollout = buffer.finish()
-        return rollout, {"returns": returns}
+            self._end_hands(tables, rewards, infos, buffer, returns)
+        return buffer.finish(), {"returns": returns}
+
+    def _who_plays(self, tables: "_Tables", seat: np.ndarray, in_auction: np.ndarray
+                   ) -> tuple[np.ndarray, list[str]]:
+        """The tables where the learner plays, and the kind of player of every other table's
+        seat on turn ("" for the learner's, "bid_teacher" for its taught calls)."""
+        n = len(tables.active)
+        learner = tables.active & (self.side_of_seat[seat] == tables.learner_team)
+        # In "teacher" games the learner's auction calls come from cfg.bid_teacher.
+        taught = learner & tables.teacher_game & in_auction
+        learner &= ~taught
+        kinds = [tables.opponents[i].kind if tables.active[i] and not learner[i] else ""
+                 for i in range(n)]
+        for i in np.flatnonzero(taught).tolist():
+            kinds[i] = "bid_teacher"
+        return learner, kinds
+
+    def _compiled_act(self, kinds: list[str], actions: np.ndarray) -> None:
+        """Compiled bots (the bid teacher's calls); the rule seats still on turn at the start
+        of a hand are played by ``venv.step`` itself (action -1)."""
+        for kind, twin in self.compiled.items():
+            if kind == "rule":
+                continue
+            crow = np.array([i for i, k in enumerate(kinds) if k == kind], dtype=np.int64)
+            if len(crow):
+                actions[crow] = twin.act(self.venv.fast, crow)
+
+    def _network_act(self, learner: np.ndarray, kinds: list[str], obs: np.ndarray,
+                     mask: np.ndarray, seat: np.ndarray, in_auction: np.ndarray,
+                     tables: "_Tables", buffer: "RolloutBuffer", actions: np.ndarray) -> None:
+        """The current network, for the learner and for "self" opponents in one batch; the
+        learner's decisions go to the buffer."""
+        rows = np.flatnonzero(learner | (np.array(kinds) == "self"))
+        if not len(rows):
+            return
+        is_learner = learner[rows]
+        state_obs = self._state_features(rows, seat[rows])
+        with torch.no_grad():
+            logits, values = self.model(
+                self._tensor(obs[rows]), self._tensor(mask[rows]),
+                None if state_obs is None else self._tensor(state_obs))
+            chosen, logp = sample(logits.cpu(), self.torch_rng)  # CPU generator
+        actions[rows] = chosen.numpy()
+        lrows = rows[is_learner]
+        if len(lrows):
+            buffer.add(lrows, seat[lrows], obs=obs[lrows], mask=mask[lrows],
+                       teacher=self._play_teacher(lrows, seat, in_auction, tables.bot_rngs),
+                       state_obs=None if state_obs is None else state_obs[is_learner],
+                       actions=actions[lrows],
+                       logprobs=logp.numpy()[is_learner],
+                       values=values.cpu().numpy()[is_learner])
+            tables.learner_steps[lrows] += 1
+
+    def _snapshots_act(self, kinds: list[str], tables: "_Tables", obs: np.ndarray,
+                       mask: np.ndarray, actions: np.ndarray) -> None:
+        """Frozen snapshots of the league, one batch per snapshot."""
+        for j, net in enumerate(self.league.snapshots):
+            prow = np.array([i for i, k in enumerate(kinds) if k == "past"
+                             and tables.opponents[i].snapshot == j], dtype=np.int64)
+            if len(prow):
+                with torch.no_grad():
+                    logits = masked_logits(net(self._tensor(obs[prow]))[0],
+                                           self._tensor(mask[prow]))
+                    actions[prow] = sample(logits.cpu(), self.torch_rng)[0].numpy()
+
+    def _bots_act(self, kinds: list[str], seat: np.ndarray, tables: "_Tables",
+                  actions: np.ndarray) -> None:
+        """Python bots, each from its seat's view only."""
+        for i, kind in enumerate(kinds):
+            if kind in self.bots and kind not in self.compiled:
+                view = seat_view(self.venv.states[i], int(seat[i]))
+                actions[i] = self.bots[kind].act(view, tables.bot_rngs[i])
+
+    def _end_hands(self, tables: "_Tables", rewards: np.ndarray, infos: dict[str, Any],
+                   buffer: "RolloutBuffer", returns: dict[str, list[float]]) -> None:
+        """Close the hands that ended: rewards to the buffer, statistics, and a new opponent
+        for the table, or the table's end once the learner has made its steps."""
+        for i in np.flatnonzero(infos["hand_over"]).tolist():
+            team = int(tables.learner_team[i])
+            seats = tuple(np.flatnonzero(self.side_of_seat == team).tolist())
+            buffer.end_hand(i, rewards[i] * self.cfg.reward_scale, seats)
+            # Seat `team` is on side `team` at every table size.
+            returns.setdefault(tables.opponents[i].kind, []).append(float(rewards[i, team]))
+            result = infos["results"][i]
+            by_learner = (result.declarer is not None
+                          and int(self.side_of_seat[result.declarer]) == team)
+            contract = -1 if result.contract is None else result.contract  # -1: none
+            self.contract_log.append((contract, int(by_learner), int(bool(result.made))))
+            if tables.learner_steps[i] >= self.cfg.rollout_steps:
+                tables.active[i] = False
+            else:
+                tables.opponents[i] = self.league.draw(self.np_rng)
+                tables.learner_team[i] = self.np_rng.integers(self.sides)
+                tables.teacher_game[i] = self.np_rng.random() < self.cfg.bid_teacher_share
+            tables.seat_bots(i)
 
     def _play_teacher(self, rows: np.ndarray, seat: np.ndarray, in_auction: np.ndarray,
                       rngs: list[random.Random]) -> np.ndarray | None:
