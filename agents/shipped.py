@@ -15,11 +15,11 @@ CHECKPOINT_DIR = Path(__file__).resolve().parent / "checkpoints"
 
 #: Older shipped names -> the names that say what each agent is.
 RENAMED: dict[str, str] = {
-    "ppo-long": "ppo-selfplay",                # PPO self-play from imitation (configs/train/long.toml)
-    "ppo-distilled": "distill-search-1",       # one step of distilling Monte Carlo search
+    "ppo-long": "ppo-selfplay",                # imitation, then PPO self-play (long.toml)
+    "ppo-distilled": "distill-search-2",       # two steps of Monte Carlo search distillation
     "ppo-distilled-5": "distill-search-5",     # five such steps
     "ppo-distilled-f3": "distill-features-3",  # three more, with the derived card features
-    "ppo-distilled-f6": "distill-vs-rule-6",   # three more, at tables with the rule bot
+    "ppo-distilled-f6": "distill-vs-rule-6",   # one more on its own play, two at rule tables
     "ppo-distilled-b2": "distill-branches-2",  # two steps scored by deal branches
 }
 

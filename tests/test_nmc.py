@@ -206,7 +206,7 @@ def test_network_rollouts_are_the_network_playing_on_the_engine() -> None:
 
 
 def test_network_rollouts_are_named_in_the_spec() -> None:
-    assert make_bot("nmc:distill-search-1,samples=5,rollout=net").rollout == "net"
+    assert make_bot("nmc:distill-search-2,samples=5,rollout=net").rollout == "net"
     assert make_bot("nmc:best").rollout == "rule"
     with pytest.raises(ValueError, match="rollout"):
         check_spec("nmc:best,rollout=mc")
