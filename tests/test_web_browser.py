@@ -1,8 +1,11 @@
 """fh-play --web in a real browser: headless Chromium (Debian's chromium and chromium-driver,
-which `make test` installs) plays a whole hand by clicks on the fixed deal of tests/web_helpers.py,
-and takes the screenshot docs/web_play.png (a hand in progress with the aids open;
-`FH_SCREENSHOT=1` writes it there); then a three-handed hand and a six-handed open nullo by
-clicks (three and five other seats around the table, the sitting-out seats shown)."""
+which `make test` installs) plays a whole hand by clicks on the fixed deal of tests/web_helpers.py
+(the trick held with its winner, the aids agreeing, the discards and a current counter after
+the claim, the replay page); a three-handed hand and a six-handed open nullo by clicks; a hand
+at every table size at desktop and phone size with nothing off screen; the start screen, a
+game to the end and its statistics; a second tab that follows; the refusals seen from a page
+(no token, a body over the limit, another origin).  The docs' screenshots are made by
+scripts/screenshots.py."""
 
 from __future__ import annotations
 
@@ -67,14 +70,23 @@ def served(tmp_path):
         yield game, url, tmp_path / "game.json"
 
 
-@pytest.fixture
-def browser():
+SIZES = {"desktop": (1280, 900), "phone": (390, 844)}
+
+
+def chromium(size=(1280, 1000)):
     options = Options()
     options.binary_location = CHROMIUM
     for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                "--window-size=1280,1000"):
+                f"--window-size={size[0]},{size[1]}"):
         options.add_argument(arg)
     driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    driver.set_window_size(*size)
+    return driver
+
+
+@pytest.fixture
+def browser():
+    driver = chromium()
     yield driver
     driver.quit()
 
@@ -130,7 +142,12 @@ def test_a_whole_hand_by_clicks(served, browser, tmp_path):
     assert shown == [(e.action, e.mean, e.se) for e in expected]
     WebDriverWait(d, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#aid-hint .hint"))
     hint = d.find_element(By.CSS_SELECTOR, "#aid-hint .hint")
-    assert int(hint.get_attribute("data-action")) == helper.hint(game.state, view)
+    assert int(hint.get_attribute("data-action")) == expected[0].action  # one evaluation
+    # The estimates panel is compact: the best few rows shown, the rest on a click.
+    visible = [r for r in rows if r.is_displayed()]
+    assert len(visible) == min(5, len(rows)) < len(rows)
+    d.find_element(By.ID, "estimates-more").click()
+    assert all(r.is_displayed() for r in d.find_elements(By.CSS_SELECTOR, "#aid-estimate tr"))
     out = {r.get_attribute("data-suit"): int(r.find_element(By.CSS_SELECTOR, ".out").text)
            for r in d.find_elements(By.CSS_SELECTOR, "#aid-counter tr[data-suit]")}
     assert out == {"SCDHJ"[row.suit]: row.out for row in card_count(view)}
@@ -138,6 +155,17 @@ def test_a_whole_hand_by_clicks(served, browser, tmp_path):
     click_card(d, "JK")
     WebDriverWait(d, 5).until(lambda d: d.find_element(By.ID, "suit-picker").is_displayed())
     d.find_element(By.CSS_SELECTOR, '#suit-buttons button[data-suit="H"]').click()
+    # The completed trick stays on the table, its winner marked, for a pause; the bots wait.
+    held = WebDriverWait(d, 20).until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, '#trick[data-held="1"] .played.winner'))
+    winner = game.state.tricks[0][2]
+    assert held[0].get_attribute("data-seat") == str(winner)
+    assert len(d.find_elements(By.CSS_SELECTOR, "#trick .played")) == 4
+    assert "wins the trick" in d.find_element(By.ID, "trick").text
+    events = len(game.events)
+    time.sleep(game.trick_pause_ms / 2000)
+    assert d.find_elements(By.CSS_SELECTOR, '#trick[data-held="1"]') and len(game.events) == events
+    WebDriverWait(d, 10).until(lambda d: not d.find_elements(By.CSS_SELECTOR, '#trick[data-held]'))
     wait_turn(d, "play", 1)
     assert game.state.tricks[0][3] == 3  # hearts led
     # A claim that does not stand (the 5♥ must lose a trick): refused, play goes on.
@@ -155,7 +183,7 @@ def test_a_whole_hand_by_clicks(served, browser, tmp_path):
     # when asked (FH_SCREENSHOT=1), so that a test run leaves the checkout as it was.
     WebDriverWait(d, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#aid-estimate tr"))
     d.execute_script("window.scrollTo(0, 0)")
-    shot = ROOT / "docs" / "web_play.png" if os.environ.get("FH_SCREENSHOT") else tmp_path / "shot.png"
+    shot = tmp_path / "shot.png"  # the docs' screenshots: scripts/screenshots.py
     assert d.save_screenshot(str(shot)) and shot.stat().st_size > 10_000
     click_card(d, "KD")
     wait_turn(d, "play", 3)
@@ -165,8 +193,21 @@ def test_a_whole_hand_by_clicks(served, browser, tmp_path):
     WebDriverWait(d, 10).until(lambda d: status(d)["phase"] == "hand_over")
     assert "South (you)'s 6NT" in d.find_element(By.ID, "result").text
     assert game.state.result.tricks == (9, 1) and game.state.result.made
-    # The reveal aid shows every hand once the hand is over.
+    # The reveal aid shows every hand once the hand is over; the discards are shown.
     assert "All hands as dealt" in d.find_element(By.ID, "aid-reveal").text
+    shown = [c.get_attribute("data-card") for c in
+             d.find_elements(By.CSS_SELECTOR, '#result .discards[data-seat="2"] .card')]
+    assert sorted(shown) == ["4H", "5S", "JS"]
+    # The card counter is current after the claim: nothing is out any more.
+    out = {r.get_attribute("data-suit"): int(r.find_element(By.CSS_SELECTOR, ".out").text)
+           for r in d.find_elements(By.CSS_SELECTOR, "#aid-counter tr[data-suit]")}
+    assert out == {"SCDHJ"[row.suit]: row.out for row in card_count(seat_view(game.state, 2))}
+    assert set(out.values()) == {0}
+    # The log says the claim stood before the hand's result.
+    log = [li.text for li in d.find_elements(By.CSS_SELECTOR, "#log li")]
+    claim_at = next(i for i, t in enumerate(log) if t.startswith("Your claim stands"))
+    result_at = next(i for i, t in enumerate(log) if "6NT" in t and "made" in t)
+    assert claim_at < result_at
     # The record is saved and replays to the same hand; the replay page steps through it.
     record = load_record(save)
     assert replay_states(record)[-1] == game.state
@@ -176,6 +217,16 @@ def test_a_whole_hand_by_clicks(served, browser, tmp_path):
     assert d.find_element(By.ID, "position").text == f"step 1 of {total}"
     d.find_element(By.ID, "next").click()
     assert "South calls 6NT" in d.find_element(By.ID, "step-text").text
+    # The replay: light text on the felt, the kitty as dealt, controls in plain text.
+    colour = d.execute_script(
+        "return getComputedStyle(document.getElementById('step-text')).color")
+    assert colour == "rgb(255, 255, 255)"
+    kitty = d.find_elements(By.CSS_SELECTOR, "#kitty-discards .card")
+    assert sorted(c.get_attribute("data-card") for c in kitty) == ["4H", "5S", "JS"]
+    for button in d.find_elements(By.CSS_SELECTOR, "#controls button"):
+        assert all(ord(ch) < 128 for ch in button.text), button.text
+    assert "replay" in d.find_element(By.ID, "table").get_attribute("class")
+    assert d.find_elements(By.CSS_SELECTOR, 'meta[name="viewport"]')
     d.find_element(By.ID, "next-hand-step").click()
     assert "won" in d.find_element(By.ID, "replay-result").text or \
         "6NT" in d.find_element(By.ID, "replay-result").text
@@ -206,6 +257,8 @@ def play_out_by_clicks(driver, check_trick) -> None:
         s = status(driver)
         if s["phase"] != "play":
             return
+        WebDriverWait(driver, 10).until(
+            lambda d: not d.find_elements(By.CSS_SELECTOR, '#trick[data-held]'))
         check_trick(driver.find_elements(By.CSS_SELECTOR, "#trick .played"))
         driver.find_elements(By.CSS_SELECTOR, "#hand .card.legal")[0].click()
         if driver.find_element(By.ID, "suit-picker").is_displayed():
@@ -310,3 +363,205 @@ def test_a_six_handed_open_nullo_by_clicks(browser, tmp_path):
         assert all(len(t[1]) == 4 for t in game.state.tricks)
         played = {c for t in game.state.tricks for c in t[1]}
         assert any(c >= 46 for c in played)  # the six-handed pack's cards, by clicks too
+
+
+# ---------------------------------------------------------------------- every screen size
+
+
+def fits(driver) -> None:
+    """No horizontal scrolling; the hand, the seats and the buttons on screen (in width)."""
+    width = driver.execute_script("return document.documentElement.clientWidth")
+    assert driver.execute_script("return document.documentElement.scrollWidth") <= width
+    for css in ("#hand .card", ".seat-box:not([hidden])", "#bottom button", "#calls button",
+                "header > *"):
+        for node in driver.find_elements(By.CSS_SELECTOR, css):
+            rect = driver.execute_script("return arguments[0].getBoundingClientRect()", node)
+            assert rect["left"] >= -1 and rect["right"] <= width + 1, (css, rect, width)
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("preset, person", [("three-handed", 2), ("australian-no-nullo", 2),
+                                            ("six-handed", 3)])
+def test_a_hand_by_clicks_at_every_table_size_and_screen(preset, person, size, tmp_path):
+    """Desktop and phone, three, four and six players: the bid, the discards (the Discard
+    button on screen) and every card by clicks, with nothing off screen sideways and every
+    completed trick held on the table before the next lead."""
+    game = small_table_game(preset, person, seed=5, pace_ms=20)
+    game.trick_pause_ms = 400
+    d = chromium(SIZES[size])
+    try:
+        with serving(game) as url:
+            d.get(url + "/")
+            wait_turn(d, "auction")
+            fits(d)
+            header = d.find_element(By.TAG_NAME, "header").size["height"]
+            assert header < 130  # at most a few lines
+            bid = [b for b in d.find_elements(By.CSS_SELECTOR, "#calls button.call:not(.dim)")
+                   if b.get_attribute("data-action") != "0"][0]
+            bid.click()
+            wait_turn(d, "exchange")
+            fits(d)
+            for name in [c.get_attribute("data-card")
+                         for c in d.find_elements(By.CSS_SELECTOR, "#hand .card")][:3]:
+                click_card(d, name)
+            confirm = d.find_element(By.ID, "confirm-discard")
+            d.execute_script("arguments[0].scrollIntoView()", confirm)
+            assert confirm.is_displayed() and confirm.is_enabled()
+            confirm.click()
+            wait_turn(d, "play", 0)
+            assert d.find_element(By.ID, "needed").text  # the tricks-needed counter
+            held = set()
+
+            def check_trick(played):
+                fits(d)
+
+            def ready(dr):
+                st = status(dr)
+                if dr.find_elements(By.CSS_SELECTOR, '#trick[data-held="1"]'):
+                    held.add(st["tricks"])
+                return st["phase"] in ("hand_over", "game_over") or (
+                    st["phase"] == "play" and st["your-turn"] == "true")
+
+            for _ in range(11):
+                WebDriverWait(d, 30, poll_frequency=0.05).until(ready)
+                s = status(d)
+                if s["phase"] != "play":
+                    break
+                WebDriverWait(d, 10).until(
+                    lambda dr: not dr.find_elements(By.CSS_SELECTOR, '#trick[data-held]'))
+                check_trick(None)
+                card = d.find_elements(By.CSS_SELECTOR, "#hand .card.legal")[0]
+                card.click()
+                if d.find_element(By.ID, "suit-picker").is_displayed():
+                    d.find_elements(By.CSS_SELECTOR, "#suit-buttons button:enabled")[0].click()
+                WebDriverWait(d, 20).until(lambda dr: status(dr)["events"] != s["events"])
+            assert status(d)["phase"] in ("hand_over", "game_over")
+            assert len(held) >= 5  # most tricks were seen held (the poll is coarse)
+            fits(d)
+    finally:
+        d.quit()
+
+
+# ---------------------------------------------------------------------- start screen, stats
+
+
+def test_the_start_screen_a_game_to_the_end_and_its_statistics(tmp_path):
+    """The page opens on the start screen (every preset, the ladder with ratings); a short
+    game against Beginner is played by clicks to game over; New game shows the statistics
+    that the SQLite file holds."""
+    from play.web.server import Host
+    from play.web.stats import Stats
+
+    stats = Stats(tmp_path / "stats.sqlite3")
+    host = Host(None, stats=stats, save_dir=tmp_path, pace_ms=10)
+    d = chromium(SIZES["phone"])
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(create_app(host=host), host="127.0.0.1", port=port,
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.05)
+    try:
+        d.get(f"http://127.0.0.1:{port}/")
+        WebDriverWait(d, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#start-levels input"))
+        assert d.find_element(By.ID, "start").is_displayed()
+        options = [o.get_attribute("value") for o in
+                   d.find_elements(By.CSS_SELECTOR, "#start-preset option")]
+        from fh_env.rules import PRESETS
+        assert options == list(PRESETS)
+        levels = d.find_element(By.ID, "start-levels").text
+        assert "Strongest: neural:best (rating +170)" in levels and "Beginner: random" in levels
+        d.find_element(By.ID, "level-beginner").click()
+        target = d.find_element(By.ID, "start-target")
+        target.clear()
+        target.send_keys("50")
+        d.find_element(By.ID, "start-go").click()
+        WebDriverWait(d, 30).until(lambda d: status(d)["phase"] in ("auction", "exchange", "play", "hand_over", "game_over"))
+        assert host.game.rules.target == 50
+        for _ in range(400):
+            if host.game.state.game_over and status(d)["phase"] == "game_over":
+                break
+            s = status(d)
+            if s["your-turn"] == "true" and s["phase"] == "auction":
+                d.find_element(By.CSS_SELECTOR, '#calls button[data-action="0"]').click()
+            elif s["your-turn"] == "true" and s["phase"] == "exchange":
+                for c in d.find_elements(By.CSS_SELECTOR, "#hand .card")[:3]:
+                    click_card(d, c.get_attribute("data-card"))
+                d.find_element(By.ID, "confirm-discard").click()
+            elif s["your-turn"] == "true" and s["phase"] == "play":
+                d.find_elements(By.CSS_SELECTOR, "#hand .card.legal")[0].click()
+                if d.find_element(By.ID, "suit-picker").is_displayed():
+                    d.find_elements(By.CSS_SELECTOR, "#suit-buttons button:enabled")[0].click()
+            elif s["phase"] == "hand_over" and d.find_elements(By.ID, "next-hand"):
+                d.find_element(By.ID, "next-hand").click()
+            else:
+                time.sleep(0.1)
+                continue
+            WebDriverWait(d, 20).until(lambda dr: status(dr)["events"] != s["events"]
+                                       or status(dr)["phase"] == "game_over")
+        assert host.game.state.game_over
+        summary = stats.summary()["beginner"]
+        assert summary["played"] == 1 and summary["hands"] == host.game.hand_no
+        won = int(host.game.state.winner == 0)
+        assert summary["won"] == won
+        d.find_element(By.ID, "new-game").click()
+        row = WebDriverWait(d, 10).until(
+            lambda d: d.find_elements(By.CSS_SELECTOR, '#stats tr[data-level="beginner"]'))[0]
+        assert row.find_element(By.CLASS_NAME, "played").text == "1"
+        assert row.find_element(By.CLASS_NAME, "won").text == str(won)
+        assert row.find_element(By.CLASS_NAME, "made").text == \
+            f"{summary['made']} of {summary['bid']}"
+    finally:
+        d.quit()
+        server.should_exit = True
+        thread.join(10)
+        stats.close()
+
+
+# ---------------------------------------------------------------------- two tabs, refusals
+
+
+def test_a_second_tab_follows_and_another_site_cannot_play(served, browser):
+    """A second tab follows the game without a click; a page of another origin posting to the
+    server (text/plain, no-cors) is refused by its Origin, as is a request
+    without the token and a body over the limit."""
+    game, url, _ = served
+    d = browser
+    d.get(url + "/")
+    wait_turn(d, "auction")
+    first = d.current_window_handle
+    d.switch_to.new_window("tab")
+    d.get(url + "/")
+    wait_turn(d, "auction")
+    second = d.current_window_handle
+    d.switch_to.window(first)
+    d.find_element(By.CSS_SELECTOR, f'#calls button[data-action="{SIX_NT}"]').click()
+    wait_turn(d, "exchange")
+    d.switch_to.window(second)
+    WebDriverWait(d, 10).until(lambda d: status(d)["phase"] == "exchange")
+    assert "6NT" in d.find_element(By.ID, "log").text
+    assert len(game.state.calls) == 4  # both tabs asked for the bots' moves: made once each
+    token = d.find_element(By.CSS_SELECTOR, 'meta[name="fh-token"]').get_attribute("content")
+    # From the page itself: no token, 403; a body over the limit, 413.
+    status_of = d.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        Promise.all([
+          fetch('/api/discard', {method: 'POST', body: '{"cards": ["4H", "5S", "JS"]}'}),
+          fetch('/api/replay', {method: 'POST', headers: {'X-FH-Token': arguments[0]},
+                                body: 'x'.repeat(3 << 20)}),
+        ]).then((rs) => done(rs.map((r) => r.status)), (e) => done(String(e)));""", token)
+    assert status_of == [403, 413]
+    assert game.state.phase.name == "EXCHANGE"
+    # Another origin (localhost is another origin than 127.0.0.1 to a browser, but the same
+    # server: the page is on a different site than the one it posts to).
+    other = url.replace("127.0.0.1", "localhost") + "/static/style.css"
+    d.get(other)
+    d.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        fetch(arguments[0] + '/api/discard', {method: 'POST', mode: 'no-cors',
+              headers: {'Content-Type': 'text/plain'},
+              body: '{"cards": ["4H", "5S", "JS"]}'}).then(() => done(1), () => done(0));""",
+                       url)
+    time.sleep(0.3)
+    assert game.state.phase.name == "EXCHANGE"  # refused: Origin is http://localhost:PORT
