@@ -613,28 +613,7 @@ class Layout:
             hot = ones(block(name))
             return hot[0] if hot else None
 
-        # -- the rules first: card names depend on the deck
-        options: dict[str, Any] = {}
-        flags = block("rules")
-        pos = 0
-        for name, width, _ in self.rule_flags:
-            bits = flags[pos:pos + width]
-            if name in _CHOICES:
-                options[name] = _CHOICES[name][int(np.argmax(bits))]
-            elif name == "bidding_rounds":
-                options[name] = "unlimited" if bits[0] > 0.5 else None
-            else:
-                options[name] = bool(bits[0] > 0.5)
-            pos += width
-        for (name, _), value in zip(self.rule_values, block("rule_values")):
-            if name == "bidding_rounds":
-                if options[name] is None:
-                    options[name] = int(round(value * _ROUNDS_SCALE))
-            else:
-                options[name] = int(round(value * _SCALES.get(name, VALUE_SCALE)))
-        if n != 4:
-            options["players"] = n
-        rules = Rules(**options)
+        rules = self.decode_rules(vec)  # the rules first: card names depend on the deck
         jokers = rules.jokers
         names = action_table(n)
 
@@ -677,24 +656,7 @@ class Layout:
             "exposed": cards(block("exposed")),
             "voids": [[(SUITS + "J")[i] for i in ones(voids[r])] for r in range(n)],
         }
-        out_seat = -1 if out["sitting_out"] is None else out["sitting_out"]
-        tricks = []
-        for slot in block("tricks").reshape(10, self.trick_width):
-            leader = ones(slot[:n])
-            if not leader:
-                break
-            rows = slot[n:self.led_shift].reshape(n, C)
-            order = trick_order(leader[0], out_seat, n)
-            plays = []
-            for r in order:
-                played = cards(rows[r])
-                if played:
-                    plays.append((r, played[0]))
-            led = ones(slot[self.led_shift:])
-            tricks.append({"leader": leader[0], "plays": plays,
-                           "led": SUITS[led[0]] if led else None,
-                           "complete": len(plays) == len(order)})
-        out["tricks"] = tricks
+        out["tricks"] = self.decode_tricks(block("tricks"), out["sitting_out"], cards)
         value, calls, discards, won, scores, hands = (
             block(nm) for nm in ("bid_value", "num_calls", "discards_left", "tricks_won",
                                  "scores", "hands_played"))
@@ -714,6 +676,56 @@ class Layout:
                              "kitty": cards(hidden[n - 1]), "kitty_dealt": cards(hidden[n]),
                              "discards": [cards(hidden[n + 1 + r]) for r in range(n)]}
         return out
+
+    def decode_rules(self, vec: np.ndarray) -> Rules:
+        """The rules an observation carries (its ``rules`` and ``rule_values`` blocks)."""
+        options: dict[str, Any] = {}
+        flags = vec[self.slices["rules"]]
+        pos = 0
+        for name, width, _ in self.rule_flags:
+            bits = flags[pos:pos + width]
+            if name in _CHOICES:
+                options[name] = _CHOICES[name][int(np.argmax(bits))]
+            elif name == "bidding_rounds":
+                options[name] = "unlimited" if bits[0] > 0.5 else None
+            else:
+                options[name] = bool(bits[0] > 0.5)
+            pos += width
+        for (name, _), value in zip(self.rule_values, vec[self.slices["rule_values"]]):
+            if name == "bidding_rounds":
+                if options[name] is None:
+                    options[name] = int(round(value * _ROUNDS_SCALE))
+            else:
+                options[name] = int(round(value * _SCALES.get(name, VALUE_SCALE)))
+        if self.players != 4:
+            options["players"] = self.players
+        return Rules(**options)
+
+    def decode_tricks(self, block: np.ndarray, sitting_out: int | None,
+                      cards: Any) -> list[dict[str, Any]]:
+        """The ``tricks`` block as a list of tricks (leader, plays in order, suit led,
+        complete); ``cards(bits)`` names the cards of a bit row."""
+        from .cards import SUITS
+
+        n = self.players
+        out_seat = -1 if sitting_out is None else sitting_out
+        tricks = []
+        for slot in block.reshape(10, self.trick_width):
+            leader = [int(i) for i in np.flatnonzero(slot[:n] > 0.5)]
+            if not leader:
+                break
+            rows = slot[n:self.led_shift].reshape(n, self.num_cards)
+            order = trick_order(leader[0], out_seat, n)
+            plays = []
+            for r in order:
+                played = cards(rows[r])
+                if played:
+                    plays.append((r, played[0]))
+            led = np.flatnonzero(slot[self.led_shift:] > 0.5)
+            tricks.append({"leader": leader[0], "plays": plays,
+                           "led": SUITS[int(led[0])] if len(led) else None,
+                           "complete": len(plays) == len(order)})
+        return tricks
 
 
 _LAYOUTS: dict[int, Layout] = {}
