@@ -10,7 +10,6 @@ scripts/screenshots.py."""
 from __future__ import annotations
 
 import contextlib
-import os
 import socket
 import threading
 import time

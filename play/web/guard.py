@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import ipaddress
 import json
-from typing import Any, Awaitable, Callable, Iterable
+from typing import Any, Awaitable, Callable
 from urllib.parse import urlsplit
 
 Scope = dict[str, Any]
@@ -172,11 +172,3 @@ class BodyLimitMiddleware:
             return await receive()
 
         await self.app(scope, replay, send)
-
-
-def wrap(app: ASGIApp, hosts: Iterable[str], limit: int = MAX_BODY) -> ASGIApp:
-    """The app behind the three checks: the host first, then the origin, then the body."""
-    from starlette.middleware.trustedhost import TrustedHostMiddleware
-
-    inner = BodyLimitMiddleware(app, limit)
-    return TrustedHostMiddleware(SameOriginMiddleware(inner), allowed_hosts=list(hosts))
