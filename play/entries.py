@@ -8,6 +8,7 @@ number typed is read against it.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from fh_env import actions as A
@@ -111,6 +112,7 @@ def parse_entry(text: str, state: State) -> list[int] | Command | NeedSuit:
             return [parse_call(text)]
         except EntryError:
             if len(words) != 1 or _card_or_none(words[0]) is None:
+                _refuse_a_level_without_bids(text, state)  # 5NT, 1H: say which levels exist
                 raise
             table = _table(state)  # a card in the auction: refused with the reason
             return [table.play_base + _parse_card(words[0], table.num_cards)]
@@ -168,6 +170,28 @@ def _parse_card(word: str, num_cards: int = A.NUM_CARDS) -> int:
     if c >= num_cards:
         raise EntryError(f"{word!r} is a card of the six-handed pack only")
     return c
+
+
+_BID_SHAPE = re.compile(r"(\d+)\s*(s|c|d|h|nt|no trumps?|[♠♣♦♥])", re.IGNORECASE)
+
+
+def _refuse_a_level_without_bids(text: str, state: State) -> None:
+    """``5NT`` or ``1 H`` in the auction: a bid's shape at a level no bid has, refused saying
+    which levels there are (``5H``, a card, is read as one and refused by
+    :func:`play.explain.explain_illegal` with the same words)."""
+    m = _BID_SHAPE.fullmatch(text.strip())
+    if m is not None and not 6 <= int(m.group(1)) <= 10:
+        raise EntryError(f"{text.strip()!r} is not a bid: {bid_levels(state)}; or type pass, "
+                         "or a number from the menu")
+
+
+def bid_levels(state: State) -> str:
+    """``the lowest bid is 6 and the highest 10, as in 6S or 10NT`` for the state's rules."""
+    rules = state.rules
+    lowest = 6 if rules.inkle else rules.min_bid_level
+    inkle = (f" (6 only as an inkle, by the first two callers; else {rules.min_bid_level})"
+             if rules.inkle else "")
+    return f"the lowest bid is {lowest}{inkle} and the highest 10, as in {lowest}S or 10NT"
 
 
 def parse_call(text: str) -> int:

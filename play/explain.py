@@ -19,6 +19,7 @@ from fh_env.cards import (SUIT_NAMES, SUITS, TABLES, card_name, cards_of, effect
                           is_joker, suit_of)
 from fh_env.engine import Phase, State
 
+from .entries import bid_levels
 from .render import action_label, card_label, decode
 
 
@@ -34,8 +35,9 @@ def explain_illegal(state: State, action: int) -> str:
         return "the hand is over"
     kind, c, _ = decode(action, n)
     if state.phase == Phase.AUCTION:
-        if kind != "call":
-            return "this is the auction: bid or pass (for example 7H, 6NT or pass)"
+        if kind != "call":  # a card typed in the auction (5H, a bid too low, is one)
+            return (f"this is the auction: bid or pass; {bid_levels(state)} (cards are "
+                    "played after the auction)")
         return _explain_call(state, action)
     if state.phase == Phase.EXCHANGE:
         if kind != "discard":

@@ -137,6 +137,7 @@ class Game(Table):
         super().__init__(rules, person, bots, seed=seed, aids=aids, save=save, hands=hands,
                          helper=helper, state=state)
         self.term = term
+        self.tricks_shown = 0  # the tricks of this hand already shown (show_tricks_won)
 
     # ------------------------------------------------------------------ running
     def run(self) -> State:
@@ -184,9 +185,9 @@ class Game(Table):
         state = self.state
         self.term.show(Text(f"\nHand {self.hand_no}: {self.names[state.dealer]} deals.",
                             style="bold"))
+        self.tricks_shown = len(state.tricks)
         while not state.is_terminal:
             seat = state.turn
-            tricks_before = len(state.tricks)
             phase = state.phase
             if seat == self.person:
                 self.person_turn()
@@ -194,14 +195,19 @@ class Game(Table):
                 self.bot_turn(seat)
             if phase == Phase.EXCHANGE and state.phase != Phase.EXCHANGE and state.turn >= 0:
                 self.term.show(Text(f"{self.names[state.turn]} leads."))
-            if len(state.tricks) > tricks_before:
-                self.show_trick_won()
+            if len(state.tricks) > self.tricks_shown:
+                self.show_tricks_won()
         self.term.show(result_text(state, self.person))
         if "reveal" in self.aids:
             self.term.show(reveal_panel(state, self.person))
 
-    def show_trick_won(self) -> None:
-        self.term.show(trick_line(seat_view(self.state, self.person), self.person))
+    def show_tricks_won(self) -> None:
+        """Show each trick finished since the last shown (one after a card, all of the rest
+        after a claim that stood), each once."""
+        view = seat_view(self.state, self.person)
+        for i in range(min(self.tricks_shown, len(view.tricks)), len(view.tricks)):
+            self.term.show(trick_line(view, self.person, i))
+        self.tricks_shown = len(view.tricks)
 
     def apply(self, seat: int, action: int) -> None:
         state = self.state
@@ -343,7 +349,7 @@ class Game(Table):
             return
         self.term.show(Text("Your claim stands: the remaining tricks are played out for you.",
                             style="bold green"))
-        self.show_trick_won()
+        self.show_tricks_won()
 
     def toggle_aid(self, arg: str) -> None:
         words = arg.lower().split()

@@ -210,10 +210,11 @@ def action_line(who: str, action: int, jokers: int = 1, players: int = 4) -> Tex
     return text
 
 
-def trick_line(view: SeatView, person: int) -> Text:
-    """The last trick played and who won it."""
-    leader, cards, winner, led = view.tricks[-1]
-    text = Text(f"Trick {len(view.tricks)}: ")
+def trick_line(view: SeatView, person: int, index: int = -1) -> Text:
+    """A trick played (by default the last) and who won it."""
+    index = index % len(view.tricks)
+    leader, cards, winner, led = view.tricks[index]
+    text = Text(f"Trick {index + 1}: ")
     text.append_text(trick_text(view, leader, cards, led, person))
     text.append(f"  → {seat_label(winner, person, view.rules.players)} wins it", style="bold")
     return text

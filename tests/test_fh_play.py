@@ -440,6 +440,27 @@ def test_an_entry_for_the_wrong_phase_is_refused_with_the_reason():
         parse_entry("zz", s)
 
 
+def test_a_bid_below_six_says_which_levels_there_are():
+    """``5H`` in the auction used to be read as the card 5♥ ("this is the auction: bid or
+    pass"), never saying that 6 is the lowest bid."""
+    s = _state(hands={0: "JK AS KS QS AC KC QC AD KD QD"}, kitty="4H 5H 6H")
+    for text in ("5nt", "1H", "0 D", "11 NT"):  # no card: refused at once
+        with pytest.raises(EntryError, match="is not a bid: the lowest bid is 6 and the "
+                                             "highest 10, as in 6S or 10NT"):
+            parse_entry(text, s)
+    five = parse_entry("5H", s)  # the card 5♥, which the engine refuses in the auction
+    assert explain_illegal(s, five[0]) == (
+        "this is the auction: bid or pass; the lowest bid is 6 and the highest 10, as in 6S "
+        "or 10NT (cards are played after the auction)")
+    assert parse_entry("6H", s) == [A.str_to_action("6H")]
+    seven = _state(Rules().replace(min_bid_level=7), hands={0: "JK AS KS QS AC KC QC AD KD QD"},
+                   kitty="4H 5H 6H")
+    assert "the lowest bid is 7 " in explain_illegal(seven, parse_entry("5H", seven)[0])
+    game, out = run_game(s, 0, ["5H", "quit"])
+    assert "Not allowed: this is the auction: bid or pass; the lowest bid is 6" in " ".join(
+        out.split())
+
+
 def test_claim_in_the_terminal_refused_then_standing(tmp_path):
     from web_helpers import fixed_state
 
@@ -457,6 +478,10 @@ def test_claim_in_the_terminal_refused_then_standing(tmp_path):
     assert "Your claim stands: the remaining tricks are played out for you." in flat
     assert game.state.phase == Phase.HAND_OVER and game.state.result.tricks == (9, 1)
     assert replay_states(load_record(save))[-1] == game.state
+    # every trick is shown once, the ones the claim played out included (trick 10 used to
+    # come twice, and tricks 3-9 not at all)
+    for k in range(1, 11):
+        assert flat.count(f"Trick {k}: ") == 1, (k, flat.count(f"Trick {k}: "))
 
 
 # ---------------------------------------------------------------------- three and six players
