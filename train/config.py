@@ -427,8 +427,10 @@ def _check_field(name: str, value: Any) -> Any:
 
             try:
                 load_rules(value)
-            except ValueError as err:
-                raise ValueError(f"config rules={value!r} is invalid: {err}") from None
+            except ValueError as err:  # its message may name rules= itself: say it once
+                text, said = str(err), f"rules={value!r} "
+                raise ValueError(f"config rules={value!r} " + (text[len(said):] if text.startswith(
+                    said) else f"is invalid: {text}")) from None
         elif name == "init_policy" and value:
             from agents.neural import resolve_checkpoint
 
