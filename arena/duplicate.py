@@ -176,6 +176,14 @@ def bot_name(bot: Bot | str) -> str:
     return bot if isinstance(bot, str) else getattr(bot, "name", type(bot).__name__)
 
 
+def check_counts(**least: tuple[int, int]) -> None:
+    """ValueError naming the first count below its least value: ``check_counts(deals=(d, 1))``
+    refuses ``d < 1`` as ``deals=-5 must be at least 1``, naming that argument alone."""
+    for name, (value, low) in least.items():
+        if value < low:
+            raise ValueError(f"{name}={value} must be at least {low}")
+
+
 def duplicate(a: Bot | str, b: Bot | str, rules: RulesSpec = None, deals: int = 200,
               seed: int = 0, games: int = 0, workers: int = 1,
               progress: bool = False, rules_name: str | None = None,
@@ -197,6 +205,7 @@ def duplicate_values(a: Bot | str, b: Bot | str, rules: RulesSpec = None, deals:
                      ) -> tuple[DuplicateResult, list[float]]:
     """:func:`duplicate` and the value of each deal (A's points minus B's, deal ``i`` at
     index ``i``); ``bar``: a progress bar to advance (the tournament's) instead of new ones."""
+    check_counts(deals=(deals, 1), games=(games, 0), workers=(workers, 1))
     if rules_name is None:
         rules_name = rules if isinstance(rules, str) else None
     rules = resolve_rules(rules)

@@ -42,7 +42,7 @@ from fh_env.rules import rules_name as rules_name_of
 
 from agents.base import Bot
 
-from .duplicate import bot_name, duplicate_values, progress_bar
+from .duplicate import bot_name, check_counts, duplicate_values, progress_bar
 from .results import DuplicateResult, dumps_json
 from .seating import deal_seed
 
@@ -270,8 +270,8 @@ def tournament(bots: Sequence[Bot | str], rules: RulesSpec = None, deals: int = 
     names = check_bots(bots, rules)
     if anchor is not None and anchor not in names:
         raise ValueError(f"--anchor {anchor!r} is not one of the bots ({', '.join(names)})")
-    if deals < 1 or games < 0 or workers < 1 or bootstrap < 0:
-        raise ValueError("deals and workers must be at least 1, games and bootstrap at least 0")
+    check_counts(deals=(deals, 1), games=(games, 0), workers=(workers, 1),
+                 bootstrap=(bootstrap, 0))
     start = time.perf_counter()
     pairs_idx = list(combinations(range(len(bots)), 2))
     bar = progress_bar(len(pairs_idx) * (deals + games), "tournament", progress)
