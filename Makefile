@@ -5,8 +5,8 @@ VENV   ?= .venv
 TORCH  ?= torch==2.13.0
 
 STAMP := $(VENV)/.stamp
-# editable_mode=compat puts the repo root on sys.path, so top-level packages
-# added after `make venv` (agents/, train/, ...) still import from console scripts.
+# `pip install -e .` puts the repo root on sys.path (one .pth: pyproject's package-dir is the
+# root), so top-level packages added after `make venv` still import from console scripts.
 
 .PHONY: venv browser test test-all train bench clean test-recipes
 
@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml Makefile
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/python -m pip install -q --upgrade pip
 	$(VENV)/bin/python -m pip install -q '$(TORCH)'
-	$(VENV)/bin/python -m pip install -q -e '.[dev]' --config-settings editable_mode=compat
+	$(VENV)/bin/python -m pip install -q -e '.[dev]'
 	touch $(STAMP)
 
 # The browser test (tests/test_web_browser.py) drives Debian's headless Chromium: installed here
@@ -38,7 +38,7 @@ $(RECIPES_STAMP): pyproject.toml Makefile
 	test -x $(RECIPES_VENV)/bin/python || $(PYTHON) -m venv $(RECIPES_VENV)
 	$(RECIPES_VENV)/bin/python -m pip install -q --upgrade pip
 	$(RECIPES_VENV)/bin/python -m pip install -q '$(TORCH)'
-	$(RECIPES_VENV)/bin/python -m pip install -q -e '.[test,sb3,tianshou,torchrl,rllib]' --config-settings editable_mode=compat
+	$(RECIPES_VENV)/bin/python -m pip install -q -e '.[test,sb3,tianshou,torchrl,rllib]'
 	touch $(RECIPES_STAMP)
 
 # -o addopts= : pyproject's addopts leave tests/recipes out of the core run.  The env tests run
@@ -55,7 +55,7 @@ train: venv
 
 # The peers of the table (OpenSpiel) come with the bench extra.
 bench: venv
-	$(VENV)/bin/python -m pip install -q -e '.[bench]' --config-settings editable_mode=compat
+	$(VENV)/bin/python -m pip install -q -e '.[bench]'
 	$(VENV)/bin/python -m bench
 
 clean:
