@@ -362,7 +362,7 @@ def test_fh_eval_json_is_strict_even_for_one_deal(capsys) -> None:
 
 def test_eval_json_holds_json_objects(tmp_path: Path) -> None:
     from arena.duplicate import duplicate
-    from train.cli import write_eval_json
+    from train.run import write_eval_json
 
     results = {"random": duplicate("rule", "random", deals=1, seed=1),
                "rule": duplicate("rule", "rule", deals=2, seed=1)}
@@ -436,10 +436,10 @@ def test_train_config_checks_every_field_on_construction() -> None:
 
 def test_fh_train_prints_its_run_directory_at_start_and_end(tmp_path: Path, monkeypatch,
                                                              capsys) -> None:
-    from train import cli
+    from train import cli, run
 
     seen = []
-    monkeypatch.setattr(cli, "train", lambda cfg, run_dir, *a, **k: seen.append(run_dir) or {})
+    monkeypatch.setattr(run, "train", lambda cfg, run_dir, *a, **k: seen.append(run_dir) or {})
     monkeypatch.chdir(tmp_path)
     assert cli.main(["--config", str(SMOKE), "--no-progress"]) == 0
     out = capsys.readouterr().out.splitlines()

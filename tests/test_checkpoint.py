@@ -11,7 +11,7 @@ import torch
 
 from agents.neural import CheckpointError, read_checkpoint
 from fh_env import observe
-from train import cli
+from train import cli, run
 from train.checkpoint import load_checkpoint, save_atomic, state_of
 from train.config import TrainConfig
 from train.ppo import Trainer
@@ -48,7 +48,7 @@ def test_smoke_run_writes_logs_and_resumes_exactly(tmp_path: Path, monkeypatch) 
     """N+M updates in one go == N updates, a kill during update N+1, then a resume."""
     cfg = tiny_config(league_size=2, snapshot_every=2)
     whole = tmp_path / "whole"
-    cli.train(copy.deepcopy(cfg), whole, progress=False, final_eval=False)
+    run.train(copy.deepcopy(cfg), whole, progress=False, final_eval=False)
     assert list(whole.glob("events.out.tfevents.*"))
     assert (whole / "config.toml").exists() and (whole / "rules.toml").exists()
     assert (whole / "agent.pt").exists()
@@ -70,7 +70,7 @@ def test_smoke_run_writes_logs_and_resumes_exactly(tmp_path: Path, monkeypatch) 
 
     monkeypatch.setattr(Trainer, "train_update", dying_update)
     with pytest.raises(Killed):
-        cli.train(copy.deepcopy(cfg), broken, progress=False, final_eval=False)
+        run.train(copy.deepcopy(cfg), broken, progress=False, final_eval=False)
     monkeypatch.setattr(Trainer, "train_update", real_update)
     assert read_checkpoint(broken / "checkpoint.pt")["train"]["update"] == 2
 

@@ -17,7 +17,7 @@ import pytest
 import torch
 
 from agents.neural import read_checkpoint
-from train import cli
+from train import cli, run
 from train.config import TrainConfig
 from train.ppo import Rollout, Trainer, per_seat_gae
 from train.workers import (LocalWorkers, RolloutWorker, join_rollouts, shares, weights_of,
@@ -44,7 +44,7 @@ def test_one_worker_is_the_single_process_trainer_unchanged(tmp_path: Path) -> N
     """workers = 1: no collector, and the run's weights are those of Trainer.train_update."""
     cfg = tiny_config(total_steps=200)
     seen = []
-    cli.train(cfg, tmp_path / "run", progress=False, final_eval=False,
+    run.train(cfg, tmp_path / "run", progress=False, final_eval=False,
               on_update=lambda t: seen.append(t.collector))
     assert seen and all(c is None for c in seen)
     trainer = Trainer(tiny_config(total_steps=200))
@@ -125,7 +125,7 @@ def test_workers_run_resumes_exactly_after_a_kill(tmp_path: Path) -> None:
     checkpoint (workers restarted) ends exactly where an uninterrupted run ends."""
     cfg = tiny_config(total_steps=600, workers=2, league_rule=0.5)
     steps = []
-    cli.train(cfg, tmp_path / "whole", progress=False, final_eval=False,
+    run.train(cfg, tmp_path / "whole", progress=False, final_eval=False,
               collector=LocalWorkers(cfg), on_update=lambda t: steps.append(t.global_step))
     assert len(steps) >= 4
 
@@ -137,11 +137,11 @@ def test_workers_run_resumes_exactly_after_a_kill(tmp_path: Path) -> None:
             raise Killed  # after the checkpoint of update 2 (checkpoint_every = 1)
 
     with pytest.raises(Killed):
-        cli.train(cfg, tmp_path / "broken", progress=False, final_eval=False,
+        run.train(cfg, tmp_path / "broken", progress=False, final_eval=False,
                   collector=LocalWorkers(cfg), on_update=kill_after_update_2)
     data = read_checkpoint(tmp_path / "broken" / "checkpoint.pt")
     assert data["train"]["update"] == 2 and data["config"]["workers"] == 2
-    cli.train(TrainConfig.from_dict(data["config"]), tmp_path / "broken", data, progress=False,
+    run.train(TrainConfig.from_dict(data["config"]), tmp_path / "broken", data, progress=False,
               final_eval=False, collector=LocalWorkers(cfg))
     assert same(weights(tmp_path / "broken" / "checkpoint.pt"),
                 weights(tmp_path / "whole" / "checkpoint.pt"))

@@ -3,7 +3,7 @@
 ``fh-train --config configs/train/strong.toml`` reads a config with ``[[stages]]`` tables and
 runs them in order, each starting from the agent the one before it left:
 
-* ``kind = "ppo"``: imitation then PPO self-play (:func:`train.cli.train`); every other key of
+* ``kind = "ppo"``: imitation then PPO self-play (:func:`train.run.train`); every other key of
   the table is a :class:`train.config.TrainConfig` field, validated as in any ``fh-train`` run;
 * ``kind = "distill"``: one step of policy improvement (:class:`DistillStage`): the current
   network plays, its decisions are scored (by deal branches on the dealt cards, or by ``nmc``'s
@@ -301,7 +301,7 @@ def evaluate_agent(cfg: PipelineConfig, agent: str, deals: int,
 def _ppo_stage(stage: TrainConfig, stage_dir: Path, run_dir: Path, progress: bool) -> str:
     """Imitation and PPO, resumed from the stage's checkpoint if it has one."""
     from .checkpoint import read_checkpoint
-    from .cli import train
+    from .run import train
 
     checkpoint = stage_dir / "checkpoint.pt"
     resume = read_checkpoint(checkpoint) if checkpoint.exists() else None

@@ -32,7 +32,7 @@ ray = pytest.importorskip("ray")
 
 from agents.neural import read_checkpoint  # noqa: E402
 from agents.registry import make_bot  # noqa: E402
-from train import cli  # noqa: E402
+from train import run  # noqa: E402
 from train.config import TrainConfig  # noqa: E402
 from train.workers import LocalWorkers  # noqa: E402
 from ray_helpers import stop_group  # noqa: E402
@@ -92,7 +92,7 @@ def local_run(tmp: Path, **changes) -> dict[str, torch.Tensor]:
     """The same run with its workers in this process: the weights it ends with."""
     cfg = dataclasses.replace(TrainConfig.from_toml(SMOKE), league_rule=0.5,
                               final_eval_opponents=[], **changes)
-    cli.train(cfg, tmp, progress=False, final_eval=False, collector=LocalWorkers(cfg))
+    run.train(cfg, tmp, progress=False, final_eval=False, collector=LocalWorkers(cfg))
     return read_checkpoint(tmp / "checkpoint.pt")["policy"]["state_dict"]
 
 
@@ -107,7 +107,7 @@ KILL_A_WORKER = """
 import dataclasses, json, sys
 from pathlib import Path
 import ray
-from train import cli
+from train import run
 from train.config import TrainConfig
 smoke, address, run = sys.argv[1:]
 cfg = dataclasses.replace(TrainConfig.from_toml(smoke), league_rule=0.5, workers=2,
@@ -121,7 +121,7 @@ def kill_worker_0(trainer):
     elif trainer.update == 3:
         seen["new_pid"] = ray.get(pool.actors[0].pid.remote())
     seen["replacements"] = pool.replacements
-cli.train(cfg, Path(run), progress=False, final_eval=False, on_update=kill_worker_0)
+run.train(cfg, Path(run), progress=False, final_eval=False, on_update=kill_worker_0)
 seen["ray_still_up"] = ray.is_initialized()
 print("RESULT " + json.dumps(seen))
 """
