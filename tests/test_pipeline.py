@@ -199,3 +199,64 @@ def test_the_shipped_pipelines_are_valid() -> None:
     for path in sorted((ROOT / "configs" / "train").glob("strong*.toml")):
         PipelineConfig.from_toml(path)
     assert (ROOT / "configs" / "train" / "strong.toml").exists()
+
+
+SIZES = """
+seed = 5
+eval_deals = 2
+final_eval_deals = 2
+eval_opponents = ["rule"]
+
+[[stages]]
+kind = "ppo"
+total_steps = 128
+num_envs = 4
+rollout_steps = 4
+hidden_sizes = [16]
+num_minibatches = 2
+update_epochs = 1
+bc_hands = 4
+bc_chunk_hands = 4
+bc_epochs = 1
+league_self = 1.0
+league_past = 0.0
+league_rule = 0.0
+league_mc = 0.0
+league_random = 0.0
+
+[[stages]]
+kind = "distill"
+players = [4]
+hands = 2
+pieces = 1
+num_envs = 2
+workers = 1
+epochs = 1
+
+[[stages]]
+kind = "distill"
+players = [3, 6]
+opponent = ""
+hands = 2
+pieces = 1
+num_envs = 2
+workers = 1
+epochs = 1
+"""
+
+
+@pytest.mark.parametrize("rules, runs", [("three-handed", ["stage-1-ppo", "stage-3-distill"]),
+                                          ("six-handed", ["stage-1-ppo", "stage-3-distill"]),
+                                          ("american", ["stage-1-ppo", "stage-2-distill"])])
+def test_rules_pick_the_game_and_the_stages_of_its_table_size(tmp_path: Path, rules: str,
+                                                              runs: list[str]) -> None:
+    from fh_env.rules import Rules
+
+    path = tmp_path / "sizes.toml"
+    path.write_text(SIZES, encoding="utf-8")
+    run = tmp_path / "run"
+    assert main(["--config", str(path), "--rules", rules, "--run-dir", str(run),
+                 "--no-progress"]) == 0
+    assert sorted(p.name for p in run.glob("stage-*")) == runs
+    agent = torch.load(run / "best.pt", weights_only=True)
+    assert Rules.from_dict(agent["rules"]) == Rules.preset(rules)

@@ -9,6 +9,10 @@ runs them in order, each starting from the agent the one before it left:
   network plays, its decisions are scored (by deal branches on the dealt cards, or by ``nmc``'s
   search), and the next network is fitted to the scores (:mod:`train.distill`).
 
+A stage's ``players`` key (a list of table sizes; all by default) says at which table sizes it
+runs, so that one recipe serves every ``--rules``: the 4-player observation's options
+(``trump_first``, ``features``) and a partnership ``opponent`` go in stages of their own.
+
 Why one config: the shipped agent came out of six hand-run stages with switches that nobody
 could repeat in one go or run for other rules.  Here ``--rules PRESET`` (or a rules file) picks
 the game, table size included, for every stage at once.
@@ -44,6 +48,7 @@ from .config import TrainConfig, _parse_value
 #: Deals of the end-of-stage evaluations (no training stage draws from it).
 EVAL_SEED = 20_577
 KINDS = ("ppo", "distill")
+TABLE_SIZES = (3, 4, 6)
 SEARCHES = ("deal", "deal-calls", "cards")
 
 
@@ -190,8 +195,25 @@ class PipelineConfig:
         if not all(isinstance(s, dict) for s in self.stages):
             raise ValueError("each stage must be a [[stages]] table")
         for i in range(len(self.stages)):
-            self.stage(i)  # every stage is checked before anything runs
+            self.kind(i)
+            sizes = self.stages[i].get("players", list(TABLE_SIZES))
+            if not isinstance(sizes, list) or not sizes or any(p not in TABLE_SIZES
+                                                                for p in sizes):
+                raise ValueError(f"stage {i + 1}: players={sizes!r} must be a list of table "
+                                 f"sizes among {', '.join(map(str, TABLE_SIZES))}")
+        if not self.active_stages():
+            raise ValueError(f"no stage runs at {load_rules(self.rules).players} players "
+                             f"(rules={self.rules!r}): each stage's players key leaves it out")
+        for i in self.active_stages():
+            self.stage(i)  # every stage that runs is checked before anything runs
         return self
+
+    def active_stages(self) -> list[int]:
+        """The stages that run under the pipeline's rules (a stage's ``players`` key lists the
+        table sizes it runs at: a recipe can give 4 players stages of their own)."""
+        players = load_rules(self.rules).players
+        return [i for i, table in enumerate(self.stages)
+                if players in table.get("players", TABLE_SIZES)]
 
     # ------------------------------------------------------------------ the stages
     def kind(self, i: int) -> str:
@@ -204,7 +226,7 @@ class PipelineConfig:
         """Stage ``i``'s settings: a PPO stage's config (rules and seed from the pipeline, the
         previous agent as its ``init_policy``), or a distill stage."""
         where = f"stage {i + 1} ({self.kind(i)})"
-        table = {k: v for k, v in self.stages[i].items() if k != "kind"}
+        table = {k: v for k, v in self.stages[i].items() if k not in ("kind", "players")}
         if self.kind(i) == "distill":
             return DistillStage.from_dict(table, where)
         for key in ("rules", "seed"):
@@ -246,20 +268,21 @@ def run_pipeline(cfg: PipelineConfig, run_dir: Path, progress: bool = True,
     writer = SummaryWriter(str(run_dir))
     agent = ""
     try:
-        for i in range(len(cfg.stages)):
+        active = cfg.active_stages()
+        for pos, i in enumerate(active):
             stage_dir = cfg.stage_dir(run_dir, i)
-            if i < len(done):
-                agent = done[i]["agent"]
+            if pos < len(done):
+                agent = done[pos]["agent"]
                 continue
             started = time.perf_counter()
-            print(f"fh-train: stage {i + 1}/{len(cfg.stages)} ({cfg.kind(i)}) in {stage_dir}",
+            print(f"fh-train: stage {pos + 1}/{len(active)} ({cfg.kind(i)}) in {stage_dir}",
                   file=sys.stderr, flush=True)
             if cfg.kind(i) == "ppo":
                 agent = _ppo_stage(cfg.stage(i, agent), stage_dir, run_dir, progress)
             else:
                 agent = _distill_stage(cfg, i, agent, stage_dir, done, progress)
             seconds = time.perf_counter() - started
-            last = i == len(cfg.stages) - 1
+            last = pos == len(active) - 1
             results = evaluate_agent(cfg, agent, cfg.final_eval_deals if last else cfg.eval_deals,
                                      progress)
             for spec, r in results.items():
@@ -329,7 +352,8 @@ def _distill_stage(cfg: PipelineConfig, i: int, agent: str, stage_dir: Path,
         _collect_pieces(jobs, min(stage.workers, len(jobs)), progress)
         earlier = []
         if stage.keep_earlier:
-            for j in range(i - 1, -1, -1):  # earlier stages scored the same way, newest first
+            for j in reversed([j for j in cfg.active_stages() if j < i]):
+                # earlier stages scored the same way, newest first
                 if cfg.kind(j) == "distill" and cfg.stages[j].get("search", "deal") == \
                         stage.search:
                     earlier += sorted(cfg.stage_dir(stage_dir.parent, j).glob("piece-*.npz"))
