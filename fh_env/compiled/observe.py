@@ -199,10 +199,13 @@ def _encode(g, me, lay, scales, features, bid_values, kitty_size, out):
                g.sitting_out, g.trick, g.ntrick, lay, n)
 
     # -- the rules and the scalars (observe._fill)
+    # element by element: a slice assignment of an array would compile numba's shape-mismatch
+    # error, string formatting and all (about 6 s of the first run's compile)
     flags = lay[_RULES_WIDTH]
-    out[lay[_RULES]: lay[_RULES] + flags] = features[:flags]
-    values = features.shape[0] - flags
-    out[lay[_RULE_VALUES]: lay[_RULE_VALUES] + values] = features[flags:]
+    for k in range(flags):
+        out[lay[_RULES] + k] = features[k]
+    for k in range(features.shape[0] - flags):
+        out[lay[_RULE_VALUES] + k] = features[flags + k]
     if bid > 0:
         out[lay[_BID_VALUE]] = bid_values[bid]
     out[lay[_NUM_CALLS]] = np.int64(g.ncalls) / scales[_CALLS]
