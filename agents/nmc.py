@@ -36,8 +36,16 @@ weighted by the calls seen, as for the cards (the partner's calls are the networ
 for them the model is exact).  ``discards`` searches the kitty discards the same way.  Both
 off by default; search distillation (:mod:`train.distill`) can fit the call scores.
 
-Spec: ``nmc:PATH[,samples=N][,infer=X][,rollout=rule|net][,calls=N][,discards=N]`` (``PATH``
-as for ``neural``: a checkpoint, a run directory, a shipped name or ``best``).  It plays the
+With ``belief`` above 0 the card search's worlds follow the learned belief model
+(:mod:`agents.belief`, ``agents/checkpoints/belief/belief-best.pt``): ``BELIEF_POOL`` times
+``samples`` worlds are drawn exactly (uniform, consistent with the view), each weighted by
+``prod_c q_c(location of c) ** belief`` over the hidden cards, and ``samples`` of them are
+resampled by those weights (systematic resampling): about the model's distribution restricted
+to the consistent worlds, with equal weights (weighting 100 worlds directly left a median
+effective sample size of 7, docs/research-log.md).
+
+Spec: ``nmc:PATH[,samples=N][,infer=X][,rollout=rule|net][,calls=N][,discards=N][,belief=X]``
+(``PATH`` as for ``neural``: a checkpoint, a run directory, a shipped name or ``best``).  It plays the
 table sizes and rules both halves play (the network's rules, ``mcfast``'s compiled core).
 """
 
@@ -69,6 +77,8 @@ ROLLOUTS = ("rule", "net")
 #: How many of the network's favourite calls (or discards) a search of them tries, pass always
 #: among them when legal: each costs a batch of rollouts.
 CALL_CANDIDATES = 4
+#: With ``belief``: how many exact worlds are drawn per world kept by the resampling.
+BELIEF_POOL = 10
 
 
 class NetworkMCBot:
@@ -76,7 +86,7 @@ class NetworkMCBot:
 
     def __init__(self, network: NeuralBot, samples: int = 100, name: str | None = None,
                  infer: float = 0.0, rollout: str = "rule", calls: int = 0,
-                 discards: int = 0) -> None:
+                 discards: int = 0, belief: float = 0.0) -> None:
         for option, worlds in (("calls", calls), ("discards", discards)):
             if worlds < 0:
                 raise ValueError(f"nmc {option}={worlds}: the worlds of its search are 0 (off) "
@@ -93,6 +103,10 @@ class NetworkMCBot:
         self.search = FastMCBot(samples=samples)
         self.samples = samples
         self.infer = float(infer)
+        if belief < 0:
+            raise ValueError(f"nmc belief={belief}: the exponent of the weights is at least 0")
+        self.belief = float(belief)
+        self._belief = None  # the belief model, loaded on first use
         self.name = name or f"nmc:{network.name},samples={samples}"
         self._replays: dict[tuple[Rules, int], FastGames] = {}  # auction replays
         self._rollouts: dict[tuple[Rules, int], FastGames] = {}  # network rollouts
@@ -181,7 +195,10 @@ class NetworkMCBot:
         candidates = search._mc.candidates(view)
         if len(candidates) == 1:
             return candidates[0], candidates, None
-        games = search.draw_worlds(view, len(candidates), rng)
+        if self.belief:
+            games = self.belief_worlds(view, len(candidates), rng)
+        else:
+            games = search.draw_worlds(view, len(candidates), rng)
         weights = self.call_weights(view, games[::len(candidates)]) if self.infer else None
         if self.rollout == "net":
             means = self.network_scores(view, candidates, games, weights)
@@ -193,6 +210,22 @@ class NetworkMCBot:
         preferred = self.network.preferences(view)  # the network's order over the actions
         choice = min((candidates[int(i)] for i in best), key=lambda a: preferred[a])
         return choice, candidates, means
+
+    def belief_worlds(self, view: SeatView, repeat: int, rng: random.Random) -> np.ndarray:
+        """``samples`` worlds resampled by the belief model's weights from a larger exact
+        pool (module docstring), as fast-core records, each ``repeat`` times in a row."""
+        from .belief import BELIEF_PATH, games_log_weights, load_belief
+
+        if self._belief is None:
+            self._belief = load_belief(BELIEF_PATH)
+        pool = CompiledSampler(view).sample_games(self.samples * BELIEF_POOL,
+                                                  rng.getrandbits(64), 1,
+                                                  self.search._loader(view.rules))
+        logw = games_log_weights(view, self._belief.predict(view), pool, self.belief)
+        cdf = np.cumsum(np.exp(logw - logw.max()))
+        picks = np.searchsorted(cdf / cdf[-1], (rng.random() + np.arange(self.samples))
+                                / self.samples)
+        return np.repeat(pool[np.minimum(picks, len(pool) - 1)], repeat)
 
     def network_scores(self, view: SeatView, candidates: list[int], games: np.ndarray,
                        weights: np.ndarray | None = None) -> np.ndarray:
@@ -279,8 +312,10 @@ class NetworkMCBot:
 
 
 def make_nmc(name: str, arg: str, samples: int = 100, infer: float = 0.0,
-             rollout: str = "rule", calls: int = 0, discards: int = 0) -> NetworkMCBot:
-    """Registry factory: ``nmc:PATH[,samples=N][,infer=X][,rollout=rule|net][,calls=N][,discards=N]``."""
+             rollout: str = "rule", calls: int = 0, discards: int = 0,
+             belief: float = 0.0) -> NetworkMCBot:
+    """Registry factory: ``nmc:PATH[,samples=N][,infer=X][,rollout=rule|net][,calls=N]
+    [,discards=N][,belief=X]``."""
     network = NeuralBot.load(arg, greedy=True)  # resolves best, best-PRESET, older names
     return NetworkMCBot(network, samples=samples, name=name, infer=infer, rollout=rollout,
-                        calls=calls, discards=discards)
+                        calls=calls, discards=discards, belief=belief)

@@ -351,7 +351,10 @@ BOTS: dict[str, BotInfo] = {
                     Option("calls", "int", "worlds per call decision: search the network's "
                            "favourite calls too (0: the network's call)", minimum=0, default=0),
                     Option("discards", "int", "worlds per kitty discard: search the network's "
-                           "favourite discards too (0: the network's)", minimum=0, default=0)),
+                           "favourite discards too (0: the network's)", minimum=0, default=0),
+                    Option("belief", "float", "resample the card search's worlds by the "
+                           "learned belief model (agents.belief), its weights to this power "
+                           "(0: off)", minimum=0, default=0.0)),
                    _make_nmc, positional="PATH",
                    positional_help="a checkpoint (a file, a run directory or a shipped name)"),
     "ismcts": BotInfo("ismcts", "OpenSpiel's IS-MCTS on python_five_hundred (needs the "
