@@ -1,6 +1,6 @@
 """A learned belief model of the hidden cards, and a sampler of exact worlds weighted by it.
 
-Why: the search's worlds (:mod:`agents.sampler`) are uniform among those consistent with what a
+Why: the search's worlds (:mod:`fh_env.sampler`) are uniform among those consistent with what a
 seat saw, so they ignore what the calls and plays say about who holds what.  A small network
 (:class:`BeliefNet`) reads one seat's observation (:func:`fh_env.observe.encode`) and gives, for
 every card the seat cannot see, a softmax over where it lies now: each other seat's hand
@@ -10,7 +10,7 @@ mask the softmax: a location the exact sampler rules out for a card gets no prob
 
 :class:`BeliefSampler` turns the per-card predictions ``q_c`` into worlds that are still exactly
 consistent with the view: it draws worlds from the exact uniform sampler
-(:class:`agents.sampler.Determinizer`) and gives each the importance weight
+(:class:`fh_env.sampler.Determinizer`) and gives each the importance weight
 ``prod_c q_c(location of c)`` (times a constant).  Self-normalised, the weighted worlds follow
 ``P(world) ∝ prod_c q_c(loc_c)`` restricted to the consistent worlds, which is the model's
 distribution conditioned on everything seen (``tests/test_belief.py`` checks this against
@@ -54,7 +54,7 @@ from fh_env.engine import State
 from fh_env.rules import Rules
 from fh_env.view import SeatView, seat_view
 
-from .sampler import Determinizer
+from fh_env.sampler import Determinizer
 
 #: Checkpoint format version of :func:`save_belief`.
 FORMAT = 1

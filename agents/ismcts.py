@@ -4,9 +4,6 @@ The search is OpenSpiel's own (``open_spiel.python.algorithms.ismcts.ISMCTSBot``
 ``python_five_hundred`` of :mod:`fh_env.envs.openspiel`; this module gives it what it needs
 from our side:
 
-* the exact sampler (:class:`agents.sampler.Determinizer`) behind the game's
-  ``resample_from_infostate``: importing this module installs it
-  (:func:`install_exact_sampler`), since ``fh_env`` may not import ``agents``;
 * a root state: the bot sees a :class:`~fh_env.view.SeatView`, draws one world consistent with
   it and converts it (:func:`fh_env.envs.openspiel.from_engine`); the search resamples the
   hidden cards at every simulation, so which world starts it does not matter;
@@ -45,21 +42,12 @@ from fh_env.rules import Rules
 from fh_env.view import SeatView
 
 from .mc import rollout
-from .sampler import Determinizer
+from fh_env.sampler import Determinizer
 
 DEFAULT_SIMS = 200
 #: The exploration constant: returns are hand points (tens to hundreds), so the UCT term is on
 #: that scale too.
 DEFAULT_UCT_C = 150.0
-
-
-def install_exact_sampler() -> None:
-    """Make ``resample_from_infostate`` of ``python_five_hundred`` draw from
-    :class:`agents.sampler.Determinizer` (uniform over the worlds consistent with a view)."""
-    fh_openspiel.set_world_sampler(lambda view: Determinizer(view).sample)
-
-
-install_exact_sampler()
 
 
 @lru_cache(maxsize=64)
@@ -116,7 +104,6 @@ class ISMCTSBot:
         self.rollouts = rollouts
         self.rollout = rollout
         self.name = name
-        install_exact_sampler()  # in case another sampler was set since the import
 
     def search(self, view: SeatView, rng: random.Random) -> list[tuple[int, float]]:
         """IS-MCTS's policy at ``view`` (action, probability) after ``sims`` simulations."""

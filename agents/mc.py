@@ -1,7 +1,7 @@
 """``mc``: Monte Carlo play, discarding and bidding (perfect-information Monte Carlo).
 
 For each decision the bot draws ``samples`` worlds of the cards it cannot see
-(:mod:`agents.sampler`, exact and uniform), plays every candidate action out to the end of the
+(:mod:`fh_env.sampler`, exact and uniform), plays every candidate action out to the end of the
 hand in each world with a fast rollout policy (the rule bot's own rules, run straight on the
 determinized state), and chooses the action with the best average hand score for its team
 (its points minus the other team's; a hand thrown in scores 0).  The same worlds are used for
@@ -37,7 +37,7 @@ from fh_env.view import SeatView, seat_view
 
 from .rule import (NULLO_TYPES, POWER, SUIT_MASK, RuleBot, choose_call, choose_discard, kit,
                    nullo_danger, state_discard, state_play, strain_estimates, _exchanges_in)
-from .sampler import Determinizer
+from fh_env.sampler import Determinizer
 
 LEVELS = {4: 20, 5: 50, 6: 100}
 """Worlds sampled per decision at each level."""

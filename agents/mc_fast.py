@@ -2,9 +2,9 @@
 
 At a PLAY decision the bot does what :class:`agents.mc.MCBot` does (same candidates,
 :func:`agents.mc.distinct_plays`; the same exact distribution of worlds as
-:class:`agents.sampler.Determinizer`; same paired comparison on shared worlds; ties go to the rule
+:class:`fh_env.sampler.Determinizer`; same paired comparison on shared worlds; ties go to the rule
 bot's card, then to the lowest action id) but draws the worlds and plays the rollouts in
-compiled code: :class:`agents.compiled.sampler.CompiledSampler` (seeded from the bot's
+compiled code: :class:`fh_env.compiled.sampler.CompiledSampler` (seeded from the bot's
 generator, so its worlds are not the Python sampler's at the same seed) loads the public history
 into one fast-core record once (:meth:`fh_env.compiled.games.FastGames.set_state`), copies it
 ``samples x candidates`` times with each world's hidden cards, and every copy plays its
@@ -43,7 +43,7 @@ from .rule import RuleBot
 from .compiled.rollout_policy import policy_rollouts
 from .compiled.rule import RuleSeats
 from .compiled.rule import rollouts as rule_rollouts
-from .compiled.sampler import CompiledSampler
+from fh_env.compiled.sampler import CompiledSampler
 
 #: How the rollouts play the rest of the hand: ``rule``, the rule bot at every seat in compiled
 #: code (:mod:`agents.compiled.rule`), exactly ``mc``'s rollouts, so that mcfast scores each

@@ -68,7 +68,7 @@ from .mc_fast import FastMCBot, candidate_means
 from .net_rollouts import RolloutNet
 from .neural import NeuralBot, masked_logits
 from .compiled.rule import play_seats
-from .compiled.sampler import CompiledSampler
+from fh_env.compiled.sampler import CompiledSampler
 
 
 #: Who plays the rest of the hand in the search's worlds: ``rule``, the compiled rule bot

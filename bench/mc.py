@@ -17,7 +17,7 @@ from typing import Any
 
 from agents.mc import LEVELS, MCBot, rollout
 from agents.rule import RuleBot
-from agents.sampler import Determinizer
+from fh_env.sampler import Determinizer
 from fh_env.engine import Phase, State
 from bench.common import positive_int
 from fh_env.rules import PRESETS, Rules

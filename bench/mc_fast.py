@@ -2,8 +2,8 @@
 [--json]``.
 
 Times :class:`agents.mc_fast.FastMCBot` (worlds from the compiled sampler,
-:mod:`agents.compiled.sampler`), the same bot drawing its worlds with the Python sampler
-(:class:`PythonSamplerMCBot`, ``agents.sampler.Determinizer``: the bot before the compiled
+:mod:`fh_env.compiled.sampler`), the same bot drawing its worlds with the Python sampler
+(:class:`PythonSamplerMCBot`, ``fh_env.sampler.Determinizer``: the bot before the compiled
 sampler) and :class:`agents.mc.MCBot` on the same PLAY decision points (from rule-bot hands,
 :func:`bench.mc.decision_points`), CPU time of this process (one core), and reports the median
 milliseconds per decision, over all play decisions and over those with more than one distinct
@@ -30,8 +30,8 @@ import numpy as np
 from agents.mc import MCBot, distinct_plays
 from agents.mc_fast import FastMCBot
 from agents.rule import RuleBot
-from agents.sampler import Determinizer
-from agents.compiled.sampler import CompiledSampler
+from fh_env.sampler import Determinizer
+from fh_env.compiled.sampler import CompiledSampler
 from bench.mc import decision_points
 from fh_env.engine import Phase
 from bench.common import positive_int

@@ -7,8 +7,8 @@ Team 0 (seats 0 and 2; seats 0, 2, 4 with six players; seat 0 alone with three) 
 OpenSpiel's ``ISMCTSBot`` with its ``RandomRolloutEvaluator``, the others by its
 ``UniformRandomBot``; the deal is the game's chance nodes, sampled from their outcomes.
 Every generator is seeded from ``--seed``, so a run replays exactly; the defaults take a few
-seconds.  The only things of ours are the game (``import fh_env.envs.openspiel`` registers it)
-and the exact sampler behind ``resample_from_infostate`` (``import agents.ismcts`` installs it).
+seconds.  The only thing of ours is the game (``import fh_env.envs.openspiel`` registers it,
+with the exact sampler behind ``resample_from_infostate``).
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 from open_spiel.python.bots import uniform_random
 
-import agents.ismcts  # noqa: F401  (installs the exact sampler for resample_from_infostate)
 import fh_env.envs.openspiel  # noqa: F401  (registers python_five_hundred)
 
 

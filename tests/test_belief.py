@@ -22,8 +22,8 @@ import torch
 from agents.belief import (BeliefNet, BeliefSampler, allowed_locations, collect, fit,
                            games_log_weights, load_belief, location_of_slot, log_losses,
                            save_belief, slot_of_location, true_locations, uniform_marginals)
-from agents.compiled.sampler import CompiledSampler
-from agents.sampler import Determinizer, replay
+from fh_env.compiled.sampler import CompiledSampler
+from fh_env.sampler import Determinizer, replay
 from fh_env.cards import NUM_CARDS, cards_of
 from fh_env.compiled.games import FastGames
 from fh_env.view import seat_view

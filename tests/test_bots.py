@@ -22,7 +22,7 @@ from agents.random_bot import RandomBot
 from agents.registry import REGISTRY, make_bot, parse_options, register
 from agents.rule import (RuleBot, choose_call, hand_tricks, nullo_danger, state_discard,
                          state_play)
-from agents.sampler import Determinizer
+from fh_env.sampler import Determinizer
 from conftest import FOUR_PLAYER_PRESETS as PRESETS
 from conftest import cards, do, mask, new_state
 from fh_env import actions as A

@@ -14,7 +14,7 @@ from arena.match import BotSeats, play_hand
 from agents.mc import MCBot, team_score
 from agents.random_bot import RandomBot
 from agents.rule import RuleBot, _suit_orders, friends_of, hand_tricks, state_discard, state_play
-from agents.sampler import Determinizer
+from fh_env.sampler import Determinizer
 from fh_env import actions as A
 from fh_env.actions import action_table, random_action
 from fh_env.cards import TABLES, cards_of, mask_of, parse_card

@@ -18,7 +18,7 @@ import pytest
 from arena.match import play_hand
 from agents.mc import MCBot, distinct_plays, rollout, team_score
 from agents.mc_fast import FastMCBot
-from agents.sampler import Determinizer
+from fh_env.sampler import Determinizer
 from fh_env import actions as A
 from fh_env.engine import Phase, State
 from fh_env.compiled.games import FastGames

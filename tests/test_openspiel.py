@@ -27,7 +27,6 @@ from fh_env.observe import encode  # noqa: E402
 from fh_env.rules import PRESETS, Rules  # noqa: E402
 from fh_env.view import seat_view  # noqa: E402
 
-import agents.ismcts  # noqa: E402,F401  (installs the exact sampler)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -291,18 +290,6 @@ def test_resample_during_the_deal():
         assert other.information_state_string(1) == info and other.is_chance_node()
 
 
-def test_resample_without_the_sampler_says_what_to_import():
-    game = pyspiel.load_game("python_five_hundred")
-    state = game.new_initial_state()
-    play_chance(state, random.Random(0))
-    fo.set_world_sampler(None)
-    try:
-        with pytest.raises(RuntimeError, match="import agents.ismcts"):
-            state.resample_from_infostate(0, random.Random(0))
-    finally:
-        agents.ismcts.install_exact_sampler()
-
-
 # ---------------------------------------------------------------------------- IS-MCTS
 @pytest.mark.parametrize("name", ["python_five_hundred(rules=australian)",
                                   "python_five_hundred(rules=three-handed)",
@@ -409,3 +396,23 @@ def test_the_example_recipe_runs():
                           "--sims", "5", "--seed", "2"], capture_output=True, text=True,
                          cwd=ROOT, check=True, timeout=120)
     assert "IS-MCTS" in out.stdout and "points a hand" in out.stdout
+
+
+def test_resample_needs_nothing_but_the_game():
+    """The exact sampler is the game's own (fh_env.sampler): a fresh interpreter that imports
+    only the adapter resamples after the deal, and never loads the agents package."""
+    code = ("import random, sys\n"
+            "import pyspiel\n"
+            "import fh_env.envs.openspiel\n"
+            "game = pyspiel.load_game('python_five_hundred')\n"
+            "state = game.new_initial_state()\n"
+            "rng = random.Random(3)\n"
+            "while state.is_chance_node():\n"
+            "    state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))\n"
+            "info = state.information_state_string(1)\n"
+            "other = state.resample_from_infostate(1, pyspiel.UniformProbabilitySampler(0., 1.))\n"
+            "assert other.information_state_string(1) == info\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'agents'))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=Path(__file__).resolve().parent.parent)
+    assert out.stdout.strip() == "[]"

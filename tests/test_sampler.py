@@ -1,4 +1,4 @@
-"""The unseen-card sampler (agents.sampler): every sample is consistent with the seat's view,
+"""The unseen-card sampler (fh_env.sampler): every sample is consistent with the seat's view,
 and on small positions the samples' frequencies match an exhaustive enumeration of the worlds
 consistent with the view.
 
@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agents.rule import RuleBot
-from agents.sampler import Determinizer, InconsistentView, history_actions, replay
+from fh_env.sampler import Determinizer, InconsistentView, history_actions, replay
 from fh_env import actions as A
 from fh_env.cards import JOKER, cards_of, mask_of, parse_card
 from fh_env.engine import IllegalActionError, Phase, State, check_deal, trick_order

@@ -1,5 +1,5 @@
-"""The compiled exact sampler (agents.compiled.sampler): the same distribution as
-agents.sampler, drawn into fast-core records.
+"""The compiled exact sampler (fh_env.compiled.sampler): the same distribution as
+fh_env.sampler, drawn into fast-core records.
 
 The exhaustive small positions of tests/test_sampler.py apply unchanged, at every table size
 (and a few more three- and six-player ones here): every drawn world is one the brute-force
@@ -26,8 +26,8 @@ from hypothesis import strategies as st
 from agents.mc import distinct_plays
 from agents.mc_fast import FastMCBot
 from agents.compiled.rollout_policy import policy_rollouts
-from agents.sampler import Determinizer, InconsistentView, replay
-from agents.compiled.sampler import CompiledSampler
+from fh_env.sampler import Determinizer, InconsistentView, replay
+from fh_env.compiled.sampler import CompiledSampler
 from bench.mc_fast import PythonSamplerMCBot
 from fh_env import actions as A
 from fh_env.cards import cards_of

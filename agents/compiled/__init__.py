@@ -4,10 +4,10 @@ One module per Python module it mirrors, as :mod:`fh_env.compiled` does for the 
 
 * :mod:`.rule`: the rule bot (:mod:`agents.rule`) over the compiled game records, seat by seat
   (``RuleSeats``) and as rollouts;
-* :mod:`.sampler`: the exact sampler of the unseen cards (:mod:`agents.sampler`), batched;
 * :mod:`.rollout_policy`: a cheaper perfect-information policy for rollouts, which has no
   Python twin (it is only ever run compiled).
 
-The Python modules are the specification: ``tests/test_rule_compiled.py`` and
-``tests/test_sampler_compiled.py`` hold each twin to its reference.
+The Python module is the specification: ``tests/test_rule_compiled.py`` holds the twin to
+it.  The exact sampler of the unseen cards is the game's (:mod:`fh_env.sampler`, its compiled
+twin :mod:`fh_env.compiled.sampler`).
 """

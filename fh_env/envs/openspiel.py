@@ -36,10 +36,8 @@ the present situation.  Two histories that differ only in the order of the playe
 discards are one information state for the tensor but two for the string.
 
 ``resample_from_infostate(player, sampler)`` draws a state uniformly among those consistent with
-``player``'s information state, by the exact sampler of :mod:`agents.sampler`.  ``fh_env`` may
-not import ``agents`` (tests/test_layers.py), so the sampler is installed from the agents side:
-``import agents.ismcts`` does it (:func:`set_world_sampler`); during the deal no sampler is
-needed.  Serialization is OpenSpiel's own (``pyspiel.serialize_game_and_state``): the state
+``player``'s information state, by the exact sampler of :mod:`fh_env.sampler` (during the deal
+no sampler is needed).  Serialization is OpenSpiel's own (``pyspiel.serialize_game_and_state``): the state
 pickles as its deal and moves and is rebuilt by replaying them.
 """
 
@@ -60,6 +58,7 @@ from ..contracts import contract_value
 from ..engine import NO_CONTRACT, Phase, State, side_of, trick_order
 from ..observe import layout, max_calls
 from ..rules import PRESETS, Rules
+from ..sampler import Determinizer
 from ..view import SeatView, seat_view
 
 GAME_NAME = "python_five_hundred"
@@ -84,19 +83,6 @@ _OPTION_DEFAULTS: dict[str, Any] = {
 PARAMETERS: dict[str, Any] = {"rules": DEFAULT_PRESET, "players": 0, "dealer": 0,
                               **_OPTION_DEFAULTS}
 
-WorldSampler = Callable[[SeatView], Callable[[random.Random], State]]
-_world_sampler: WorldSampler | None = None
-
-
-def set_world_sampler(factory: WorldSampler | None) -> None:
-    """Install the sampler :meth:`FiveHundredState.resample_from_infostate` uses after the
-    deal: ``factory(view)`` returns ``sample(rng) -> State``, a full engine state drawn
-    uniformly among those consistent with ``view`` (``agents.sampler.Determinizer(view).sample``
-    is the exact one; ``import agents.ismcts`` installs it).  The factory's result is cached
-    per information state, so one search builds it once."""
-    global _world_sampler
-    _world_sampler = factory
-    _SAMPLERS.clear()
 
 
 def rules_from_params(params: dict[str, Any]) -> Rules:
@@ -389,9 +375,9 @@ class FiveHundredState(pyspiel.State):
     def resample_from_infostate(self, player_id: int, probability_sampler: Any
                                 ) -> "FiveHundredState":
         """A state drawn uniformly among those ``player_id`` cannot tell from this one (same
-        information state string), the hidden cards by the exact sampler (see
-        :func:`set_world_sampler`).  ``probability_sampler`` is OpenSpiel's (a callable giving
-        uniform floats), a ``random.Random`` or a ``numpy`` generator: it seeds the draw."""
+        information state string), the hidden cards by the exact sampler
+        (:class:`fh_env.sampler.Determinizer`).  ``probability_sampler`` is OpenSpiel's (a
+        callable giving uniform floats), a ``random.Random`` or a ``numpy`` generator: it seeds the draw."""
         return resample(self, int(player_id), _rng_of(probability_sampler))
 
     def __str__(self) -> str:
@@ -593,15 +579,10 @@ def _rng_of(source: Any) -> random.Random:
 
 
 def _sampler_for(core: _Core, player: int) -> Callable[[random.Random], State]:
-    if _world_sampler is None:
-        raise RuntimeError(
-            "resample_from_infostate needs the exact sampler of agents.sampler after the "
-            "deal: `import agents.ismcts` installs it (fh_env does not import agents; see "
-            "fh_env.envs.openspiel.set_world_sampler)")
     key = (core.g.key, player, info_state_string(core, player))
     sample = _SAMPLERS.get(key)
     if sample is None:
-        sample = _SAMPLERS[key] = _world_sampler(core.view(player))
+        sample = _SAMPLERS[key] = Determinizer(core.view(player)).sample
         if len(_SAMPLERS) > _SAMPLER_CACHE:
             _SAMPLERS.popitem(last=False)
     else:

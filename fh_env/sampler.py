@@ -46,11 +46,11 @@ import random
 from math import factorial
 from typing import Iterator
 
-from fh_env import actions as A
-from fh_env.actions import action_table
-from fh_env.cards import JOKER, JOKER_BITS, NT_STANDARD, TABLES, cards_of, is_joker, mask_of
-from fh_env.engine import Phase, State, trick_order
-from fh_env.view import SeatView
+from . import actions as A
+from .actions import action_table
+from .cards import JOKER, JOKER_BITS, NT_STANDARD, TABLES, cards_of, is_joker, mask_of
+from .engine import Phase, State, trick_order
+from .view import SeatView
 
 KITTY = 4  # slot index of the kitty with four players: slots 0..n-1 are the seats' hands, n the kitty
 _FACT = [factorial(n) for n in range(64)]

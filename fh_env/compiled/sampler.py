@@ -1,17 +1,17 @@
-"""The exact sampler of :mod:`agents.sampler`, compiled: many worlds drawn straight into records.
+"""The exact sampler of :mod:`fh_env.sampler`, compiled: many worlds drawn straight into records.
 
-:class:`CompiledSampler` draws the same distribution as :class:`agents.sampler.Determinizer`
+:class:`CompiledSampler` draws the same distribution as :class:`fh_env.sampler.Determinizer`
 (uniform over the worlds consistent with one seat's view: voids, exchanges, an exposed hand,
 the joker shown by 6NT, double nullo's second exchange) but draws ``n`` worlds in one numba call
 and writes them into fast-core game records (:func:`fh_env.compiled.engine.game_dtype`) instead
 of building an ``fh_env.engine.State`` per world.  The public history is the same in every
-world, so one world is replayed with the reference engine (:func:`agents.sampler.replay`) and
+world, so one world is replayed with the reference engine (:func:`fh_env.sampler.replay`) and
 loaded into one record (:meth:`fh_env.compiled.games.FastGames.set_state`); the batch is copies
 of that record whose hidden fields (``hands``, ``kitty``, ``dealt_hands``, ``dealt_kitty``,
 ``exch_picked``, ``exch_discards``) are each world's.  Every table size of §9: the two (three
 players), three (four) or five (six players) hands the seat cannot see and the kitty are the
 slots, the pack is ``rules.cards``, and the partners who sit out a six-handed nullo are hidden
-hands that never play (:func:`agents.sampler.played_by_seat` follows the trick order).
+hands that never play (:func:`fh_env.sampler.played_by_seat` follows the trick order).
 
 How a world is drawn (the same world as the reference sampler's, drawn differently):
 
@@ -388,7 +388,7 @@ class CompiledSampler:
             raise InconsistentView(f"{unseen.bit_count()} unseen cards for {sum(caps)} places")
         joker_seats = [s for s in range(players) if view.shows_joker >> s & 1 and s != me]
         joker_in_kitty = rules.highest_joker_in_kitty
-        # which slots may hold each unseen card (as agents.sampler.Determinizer)
+        # which slots may hold each unseen card (as fh_env.sampler.Determinizer)
         open_slots = sum(1 << s for s in range(players + 1) if caps[s])
         forbidden = [void_mask(view, s) for s in range(players)]
         to_partner = 0
