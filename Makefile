@@ -12,11 +12,14 @@ STAMP := $(VENV)/.stamp
 
 venv: $(STAMP)
 
+# arena.warm compiles numba's kernels of the batched core once into its cache (in parallel
+# processes), so that the first fh-eval does not compile for tens of seconds.
 $(STAMP): pyproject.toml Makefile
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/python -m pip install -q --upgrade pip
 	$(VENV)/bin/python -m pip install -q '$(TORCH)'
 	$(VENV)/bin/python -m pip install -q -e '.[dev]'
+	$(VENV)/bin/python -m arena.warm
 	touch $(STAMP)
 
 # The browser test (tests/test_web_browser.py) drives Debian's headless Chromium: installed here

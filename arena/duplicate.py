@@ -110,6 +110,28 @@ def _init_worker(a: Bot | str, b: Bot | str, rules: Rules, seed: int,
         torch.set_num_threads(1)  # one worker process per core: no thread oversubscription
 
 
+def _warm_batched() -> None:
+    """Before the progress bar: play deal 0 once, batched, and throw it away, so that the
+    compiled core's kernels are compiled (a fresh install: tens of seconds, with the notice of
+    :mod:`fh_env.compiled` on its own line) or loaded from numba's cache (milliseconds) now, and
+    the bar never sits at 0 meanwhile.  Every deal is played from its own seeds, so the deals
+    played afterwards are as without it."""
+    w = _WORKER
+    if w["batched"]:
+        from agents.compiled.rule import compiles
+
+        from .batched import play_deals
+        from .warm import warm_if_cold
+
+        bots = (w["a"], w["b"])
+        neural = sys.modules.get("agents.neural")  # loaded only if a bot is one (torch)
+        warm_if_cold(w["rules"], ["engine"]
+                     + (["rule"] if any(compiles(x) is not None for x in bots) else [])
+                     + (["observe"] if neural is not None
+                        and any(type(x) is neural.NeuralBot for x in bots) else []))
+        play_deals(*w["batched"], w["rules"], w["seed"], range(0, 1))
+
+
 def _deal_chunk(indices: tuple[int, int]) -> list[list[tuple]]:
     w = _WORKER
     if w["batched"]:
@@ -142,11 +164,13 @@ def _run(kind: str, n: int, a: Bot | str, b: Bot | str, rules: Rules, seed: int,
     chunks = [(i, min(n, i + chunk)) for i in range(0, n, chunk)]
     fn = _deal_chunk if kind == "deals" else _game_chunk
     own_bar = bar is None
+    if workers <= 1:
+        _init_worker(a, b, rules, seed, save)
+        _warm_batched()
     if own_bar:
         bar = progress_bar(n, desc, progress)
     out: list[list[tuple]] = []
     if workers <= 1:
-        _init_worker(a, b, rules, seed, save)
         for c in chunks:
             out.extend(fn(c))
             bar.update(c[1] - c[0])

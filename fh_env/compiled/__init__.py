@@ -22,8 +22,47 @@ holds every rule method and scoring function of the reference to a twin here.
 """
 
 import hashlib
+import os
+import sys
 
+from numba.core import event as _event
 from numba.core.types import npytypes as _npytypes
+
+#: About how long the first compile of the batched core takes (``fh-eval neural:best rule`` on
+#: two busy cores: 35-45 s; numba caches the machine code, so later runs load it in about 1 s).
+COMPILE_SECONDS = 40
+#: The same with its three independent trees compiled in parallel processes (arena.warm).
+COMPILE_SECONDS_PARALLEL = 25
+#: The notice of the first compile, on stderr.
+COMPILE_NOTICE = ("compiling the batched core, once, about {seconds} s (numba; later runs "
+                  "load it from its cache)")
+_COMPILED_MODULES = ("fh_env.compiled", "agents.compiled")
+
+
+class _CompileNotice(_event.Listener):
+    """Says on stderr, once a process, that a kernel of the batched core starts compiling: the
+    first run of a fresh install (or after an edit of a kernel) compiles for tens of seconds,
+    which would otherwise look like a hang.  Kernels loaded from numba's cache fire no event.
+    ``FH_COMPILE_NOTICE=0`` silences it."""
+
+    said = False
+
+    def on_start(self, event: _event.Event) -> None:
+        if self.said:
+            return
+        dispatcher = (event.data or {}).get("dispatcher")
+        module = getattr(getattr(dispatcher, "py_func", None), "__module__", "") or ""
+        if not module.startswith(_COMPILED_MODULES):
+            return
+        type(self).said = True
+        if os.environ.get("FH_COMPILE_NOTICE", "1") != "0":
+            print(COMPILE_NOTICE.format(seconds=COMPILE_SECONDS), file=sys.stderr, flush=True)
+
+    def on_end(self, event: _event.Event) -> None:
+        pass
+
+
+_event.register("numba:compile", _CompileNotice())
 
 
 def _record_mangling_args(self):  # type: ignore[no-untyped-def]

@@ -1,0 +1,166 @@
+"""Compile the batched core's kernels ahead, in parallel: ``python -m arena.warm``.
+
+``fh-eval`` between bots with a batched form (``rule``, ``random``, ``neural``: see
+:mod:`arena.batched`) runs three trees of numba kernels: the engine's (deal, legal actions,
+``step``), the compiled rule bot's and the observation's.  A fresh install compiles them once
+(numba's ``cache=True`` keeps the machine code in each package's ``__pycache__``, or in
+``NUMBA_CACHE_DIR``), which takes tens of seconds in one process.  The three trees are
+independent, so each *part* here compiles one in its own process, all at once; the caller then
+loads them from the cache.
+
+* ``make venv`` runs ``python -m arena.warm`` (every table size), so that the README's commands
+  never meet a cold compile;
+* ``fh-eval`` calls :func:`warm_if_cold` before its first deal: when the kernels are not in the
+  cache and the machine has cores to spare, the parts compile in parallel (else the first deal
+  compiles them in the process, as before).
+
+Each part calls the kernels through the same Python functions, with the same argument types, as
+:mod:`arena.batched` does, so that what it caches is what ``fh-eval`` loads (a kernel compiles
+once per signature: a part that called it with other types would cache the wrong one).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from typing import Sequence
+
+import numpy as np
+
+from fh_env.rules import PRESETS, Rules, load_rules
+
+PARTS = ("engine", "rule", "observe")
+
+
+def run_part(part: str, rules: Rules) -> None:
+    """Compile (or load) one part's kernels for ``rules``' table size."""
+    if part == "engine":  # deal, legal masks, step, results: a deal between random players
+        from .batched import _random_player, play_deals
+
+        play_deals(_random_player, _random_player, rules, 0, range(1))
+        return
+    from fh_env.compiled import observe as fastobs
+    from fh_env.compiled.engine import HAND_OVER
+    from fh_env.compiled.games import FastGames
+    from fh_env.engine import deal_cards
+
+    n, players = 2, rules.players
+    fast = FastGames(n, rules)
+    hands = np.empty((n, players), dtype=np.uint64)
+    kitty = np.empty(n, dtype=np.uint64)
+    for r in range(n):
+        hands[r], kitty[r] = deal_cards(rules, r, 0)
+    fast.set_deals(hands, kitty, np.zeros(n, dtype=np.int8), check=False)
+    rows = np.arange(n, dtype=np.int64)
+    live = rows[fast.games["phase"][rows] < HAND_OVER]  # as arena.batched._Table.play_hands
+    if part == "rule":
+        from agents.compiled.rule import RuleSeats
+
+        RuleSeats(rules).act(fast, live[live >= 0])
+    elif part == "observe":
+        from fh_env.observe import layout
+
+        obs = np.zeros((n, layout(players).size), dtype=np.float32)
+        fastobs.observe_turn(fast, live[live >= 0], obs, np.zeros(n, dtype=np.int64), None)
+    else:
+        raise ValueError(f"part {part!r}: choose one of {', '.join(PARTS)}")
+
+
+def _kernels(part: str) -> list:
+    """The top-level dispatchers a part compiles (for the cache check)."""
+    from fh_env.compiled import engine as K
+    from fh_env.compiled import observe as fastobs
+
+    if part == "engine":
+        return [K.new_games, K.legal_masks, K.step_all]
+    if part == "rule":
+        from agents.compiled import rule
+
+        return [rule.act]
+    return [fastobs._observe_turn]
+
+
+def cached(part: str) -> bool:
+    """Whether numba's cache holds the part's kernels (for some table size; fresh: the cache
+    index is dropped when the source changes).  False when that cannot be told."""
+    try:
+        return all(len(k._cache._cache_file._load_index()) > 0 for k in _kernels(part))
+    except Exception:  # numba's internals moved: say cold, and compile in the process
+        return False
+
+
+def warm(rules_list: Sequence[Rules], parts: Sequence[str] = PARTS,
+         jobs: int | None = None) -> float:
+    """Run each (part, rules) in its own process, ``jobs`` at a time (default: the cores);
+    returns the seconds taken.  A part that fails leaves its kernels to be compiled in use."""
+    start = time.perf_counter()
+    todo = [[sys.executable, "-m", "arena.warm", "--part", part, "--rules-json",
+             json.dumps(rules.to_dict())] for rules in rules_list for part in parts]
+    jobs = max(1, jobs or os.cpu_count() or 1)
+    env = dict(os.environ, FH_COMPILE_NOTICE="0")  # the caller says it once
+    running: list[subprocess.Popen] = []
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    while todo or running:
+        while todo and len(running) < jobs:
+            running.append(subprocess.Popen(todo.pop(0), env=env, cwd=root,
+                                            stdout=subprocess.DEVNULL))
+        running[0].wait()
+        running = [p for p in running if p.poll() is None]
+    return time.perf_counter() - start
+
+
+def warm_if_cold(rules: Rules, parts: Sequence[str] = PARTS) -> None:
+    """Compile the parts not yet in the cache in parallel processes, when there are cores
+    for it (three or more); else leave them to the first deal."""
+    cold = [p for p in parts if not cached(p)]
+    if not cold or (os.cpu_count() or 1) < 3:
+        return
+    from fh_env.compiled import COMPILE_NOTICE, COMPILE_SECONDS_PARALLEL, _CompileNotice
+
+    if not _CompileNotice.said:
+        _CompileNotice.said = True
+        if os.environ.get("FH_COMPILE_NOTICE", "1") != "0":
+            print(COMPILE_NOTICE.format(seconds=COMPILE_SECONDS_PARALLEL), file=sys.stderr,
+                  flush=True)
+    warm([rules], cold)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m arena.warm", description=__doc__.split("\n\n")[0])
+    p.add_argument("--rules", action="append",
+                   help="a preset or rules file (repeatable; default: a preset of each table "
+                        "size)")
+    p.add_argument("--jobs", type=int, default=None, help="processes at once (default: cores)")
+    p.add_argument("--part", choices=PARTS, help=argparse.SUPPRESS)
+    p.add_argument("--rules-json", help=argparse.SUPPRESS)
+    args = p.parse_args(argv)
+    if args.part:  # one part, in a process of warm()
+        run_part(args.part, Rules.from_dict(json.loads(args.rules_json)))
+        return 0
+    try:
+        if args.rules:
+            rules_list = [load_rules(r) for r in args.rules]
+        else:
+            by_size: dict[int, Rules] = {}
+            for name in PRESETS:
+                rules = Rules.preset(name)
+                by_size.setdefault(rules.players, rules)
+            rules_list = list(by_size.values())
+        if args.jobs is not None and args.jobs < 1:
+            raise ValueError(f"--jobs must be at least 1, not {args.jobs}")
+    except ValueError as err:
+        print(f"python -m arena.warm: error: {err}", file=sys.stderr)
+        return 2
+    print(f"compiling the batched core for {len(rules_list)} table size(s), once (numba caches "
+          "it) ...", file=sys.stderr, flush=True)
+    seconds = warm(rules_list, jobs=args.jobs)
+    print(f"compiled in {seconds:.0f} s", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
