@@ -302,6 +302,12 @@ def peers_section(s: Settings) -> tuple[dict[str, Any], list[Row]]:
                         f["steps_per_cpu_s"], "agent steps/s", f["episodes_per_cpu_s"],
                         "hands/s" if ours is None else "games/s", f["ours_over_this"],
                         f"{ours} steps ÷ this" if ours else None))
+    if raw.get("aec_over_bridge_games") is not None:
+        aec, bridge = (raw["systems"][peers.AEC], raw["systems"][peers.BRIDGE_OBSERVED])
+        rows.append(row("peers", f"{peers.AEC} vs {peers.BRIDGE_OBSERVED}", "cpu",
+                        aec["episodes_per_cpu_s"], "hands/s", bridge["episodes_per_cpu_s"],
+                        "bridge games/s", raw["aec_over_bridge_games"],
+                        "AEC hands ÷ bridge games"))
     return raw, rows
 
 

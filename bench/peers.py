@@ -17,6 +17,10 @@ every game afresh; chance nodes (the deal) are sampled but not counted as steps.
 games a second).  Our side is the reference engine (``fh_env.engine.State``) under the default
 rules.  Every figure is the median over ``--runs`` interleaved rounds of ``--seconds`` of CPU
 time per system; the ratio is ours ÷ the peer in agent steps per CPU second, per round.
+
+Ours is also measured through the PettingZoo AEC env (``fh_env.env()``, the loop of
+:mod:`bench.env`: ``last()`` observes the agent on turn), and set beside OpenSpiel's bridge with
+its tensor and mask in games (hands) per CPU second: ``aec_over_bridge_games``.
 """
 
 from __future__ import annotations
@@ -35,6 +39,10 @@ from fh_env.view import seat_view
 
 OPENSPIEL_GAMES = {"euchre": "euchre", "bridge": "bridge(use_double_dummy_result=false)"}
 OURS = {False: "fh engine", True: "fh engine + observation + mask"}
+#: Ours through the PettingZoo AEC env, as a user drives it (``agent_iter``, ``last()``,
+#: ``step``): measured beside OpenSpiel's bridge with observations, in games per CPU second.
+AEC = "fh AEC env() + observation + mask"
+BRIDGE_OBSERVED = "OpenSpiel bridge + tensor + mask"
 
 
 def have_openspiel() -> bool:
@@ -57,6 +65,36 @@ def ours_work(rules: Rules, observe: bool, seed: int = 0) -> Work:
                 if observe:
                     observation(seat_view(state, state.turn))
                 state.apply(choice(state.legal_actions()))
+                steps += 1
+        return steps, 10
+
+    return work
+
+
+def aec_work(seed: int = 0) -> Work:
+    """Random hands through ``fh_env.env()``, ten per call: the loop of bench.env (``last()``
+    returns the observation and mask of the agent on turn)."""
+    import numpy as np
+
+    import fh_env
+
+    env = fh_env.env()
+    rng = random.Random(seed)
+    randrange = rng.randrange
+    counter = [seed * 1_000_000]
+
+    def work() -> tuple[int, int]:
+        steps = 0
+        for _ in range(10):
+            counter[0] += 1
+            env.reset(seed=counter[0])
+            for _agent in env.agent_iter():
+                obs, _reward, terminated, truncated, _info = env.last()
+                if terminated or truncated:
+                    env.step(None)
+                    continue
+                legal = np.flatnonzero(obs["action_mask"])
+                env.step(int(legal[randrange(len(legal))]))
                 steps += 1
         return steps, 10
 
@@ -100,6 +138,7 @@ def systems() -> dict[str, tuple[Callable[[], Work], str | None]]:
     out: dict[str, tuple[Callable[[], Work], str | None]] = {}
     for observe, name in OURS.items():
         out[name] = (lambda o=observe: ours_work(Rules(), o), None)
+    out[AEC] = (aec_work, None)
     if have_openspiel():
         for game, spec in OPENSPIEL_GAMES.items():
             for observe, ours in OURS.items():
@@ -121,8 +160,10 @@ def measure(seconds: float, runs: int) -> dict[str, Any]:
         figures[name]["compared_with"] = ours
         figures[name]["ours_over_this"] = (
             None if ours is None else median_ratio(runs_, ours, name, "steps_per_cpu_s"))
+    aec_over_bridge = (median_ratio(runs_, AEC, BRIDGE_OBSERVED, "episodes_per_cpu_s")
+                       if BRIDGE_OBSERVED in figures else None)
     return {"seconds": seconds, "runs": runs, "openspiel": have_openspiel(),
-            "systems": figures}
+            "systems": figures, "aec_over_bridge_games": aec_over_bridge}
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
@@ -139,6 +180,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     for name, f in result["systems"].items():
         ratio = f"{f['ours_over_this']:>11.2f}" if f["compared_with"] else ""
         print(f"{name:<34}{f['steps_per_cpu_s']:>13,.0f}{f['episodes_per_cpu_s']:>13,.0f}{ratio}")
+    if result["aec_over_bridge_games"] is not None:
+        print(f"{AEC} hands ÷ {BRIDGE_OBSERVED} games, per CPU second: "
+              f"{result['aec_over_bridge_games']:.2f}")
     return result
 
 

@@ -61,8 +61,9 @@ def test_peers_without_openspiel_keeps_our_rows(tmp_path: Path,
     monkeypatch.setattr(peers, "have_openspiel", lambda: False)
     record = bench_main.main(["--quick", "--seconds", "0.05", "--only", "peers",
                               "--json", str(tmp_path / "p.json")])
-    assert [r["system"] for r in record["table"]] == list(peers.OURS.values())
+    assert [r["system"] for r in record["table"]] == [*peers.OURS.values(), peers.AEC]
     assert all(r["ratio"] is None for r in record["table"])
+    assert record["sections"]["peers"]["aec_over_bridge_games"] is None
     assert any("OpenSpiel" in note for note in record["notes"])
     plain, observed = (record["sections"]["peers"]["systems"][n] for n in peers.OURS.values())
     # Building an observation and a mask at every decision cannot make play faster.
@@ -72,7 +73,7 @@ def test_peers_without_openspiel_keeps_our_rows(tmp_path: Path,
 def test_peer_systems_pair_each_peer_with_ours() -> None:
     table = peers.systems()
     ours = [name for name, (_, ref) in table.items() if ref is None]
-    assert ours == list(peers.OURS.values())
+    assert ours == [*peers.OURS.values(), peers.AEC]
     refs = [ref for _, ref in table.values() if ref is not None]
     assert all(ref in ours for ref in refs)
     assert len(refs) == (4 if peers.have_openspiel() else 0)
@@ -81,6 +82,20 @@ def test_peer_systems_pair_each_peer_with_ours() -> None:
 def test_ours_work_plays_whole_hands() -> None:
     steps, hands = peers.ours_work(Rules(), observe=True)()
     assert hands == 10 and steps >= 10 * 4  # at least every seat calls once a hand
+    steps, hands = peers.aec_work()()  # through fh_env.env(), as a PettingZoo user does
+    assert hands == 10 and steps >= 10 * 4
+
+
+@pytest.mark.skipif(not peers.have_openspiel(), reason="needs the bench extra (open_spiel)")
+def test_the_aec_env_stands_beside_openspiels_bridge_in_games_per_second(tmp_path) -> None:
+    record = bench_main.main(["--quick", "--seconds", "0.05", "--only", "peers",
+                              "--json", str(tmp_path / "p.json")])
+    raw = record["sections"]["peers"]
+    ratio = raw["aec_over_bridge_games"]
+    assert ratio > 0
+    side = [r for r in record["table"] if r["system"].startswith(peers.AEC + " vs ")]
+    assert len(side) == 1 and side[0]["ratio"] == ratio
+    assert side[0]["unit"] == "hands/s" and side[0]["unit2"] == "bridge games/s"
 
 
 def test_ratio_is_the_median_of_per_round_ratios() -> None:
