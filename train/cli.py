@@ -164,7 +164,7 @@ def pipeline_main(args: argparse.Namespace) -> int:
         print(f"fh-train: error: {_one_line(err)}", file=sys.stderr)
         return 2
     verb = "resuming the pipeline in" if args.resume is not None else "pipeline run directory:"
-    print(f"fh-train: {verb} {run_dir} ({len(cfg.stages)} stages)", flush=True)
+    print(f"fh-train: {verb} {run_dir} ({len(cfg.active_stages())} stages)", flush=True)
     from .checkpoint import CheckpointError
     from .workers import WorkerError
 
