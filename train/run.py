@@ -11,6 +11,7 @@ evaluation table).  ``fh-train`` (:mod:`train.cli`) and the pipeline's PPO stage
 
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -145,6 +146,12 @@ def warm_start(trainer: Any, writer: Any, progress: bool) -> None:
     from .imitation import warm_start as imitation
 
     cfg = trainer.cfg
+    if progress:  # start-up work gets its own line, so the bar never sits silent at 0
+        print(f"fh-train: preparing the imitation of {cfg.bc_teacher} (its games, "
+              "and on a fresh install the compiled core)", file=sys.stderr, flush=True)
+    from arena.warm import warm_if_cold
+
+    warm_if_cold(trainer.rules)  # compile in parallel now, not inside the bar's first chunk
     with tqdm(total=cfg.bc_hands, unit="hand", desc=f"imitating {cfg.bc_teacher}",
               disable=not progress, dynamic_ncols=True) as bar:
         for hands, stats in imitation(trainer, make_bot(cfg.bc_teacher)):

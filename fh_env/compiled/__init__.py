@@ -13,6 +13,8 @@ both sides:
   ``fh_env.engine.State`` (``TWINS`` names the ones not named after their method), dealing and
   the games' random generator, the batch kernels;
 * :mod:`.observe`: observations and action masks, as :mod:`fh_env.observe`;
+* :mod:`.sampler`: the exact sampler of the unseen cards, batched, as :mod:`fh_env.sampler`
+  (``tests/test_sampler_compiled.py`` holds it to the reference's distribution);
 * :mod:`.games`: the batched front, :class:`~fh_env.compiled.games.FastGames`, which converts
   games to and from ``State``.
 

@@ -59,7 +59,6 @@ float, a bool, None) raises ``ValueError``.
 
 from __future__ import annotations
 
-import importlib
 import random
 from typing import Any, Callable, Sequence
 
@@ -105,22 +104,27 @@ def resolve_bot(spec: Any, bot_factory: Callable[[str], Any] | None = None,
     return spec
 
 
-def _registry_make_bot() -> Callable[..., Any]:
-    """``agents.registry.make_bot``, imported by its name as a string at call time.
+#: The entry-point group in which an installed package offers ``make_bot(name, rules)``: the
+#: agents' registry does (pyproject.toml), so bot names work with no import of it here.
+BOT_ENTRY_POINTS = "fivehundred_rl.bots"
 
-    The layering (tests/test_layers.py) forbids ``fh_env`` any import statement of ``agents``:
-    the engine and the environments stand below the players.  Bot names are the one place the
-    environments need the players, and only when a user gives a name; importlib with a string
-    keeps ``import fh_env`` free of ``agents`` and adds no edge to the import graph (a call, not
-    a dependency of the module).  ``bot_factory`` remains the explicit alternative."""
-    try:
-        registry = importlib.import_module("agents.registry")
-    except ModuleNotFoundError as exc:
-        if exc.name is not None and exc.name.split(".")[0] != "agents":
-            raise  # agents is there but lacks one of its own dependencies: say which
-        raise ValueError("bot names need the package 'agents' (installed with fivehundred-rl); "
-                         "pass a bot object, or bot_factory=NAME -> bot") from None
-    return registry.make_bot
+
+def _registry_make_bot() -> Callable[..., Any]:
+    """The ``make_bot`` an installed package offers under :data:`BOT_ENTRY_POINTS`.
+
+    Why an entry point: the environments stand below the players (tests/test_layers.py), and
+    bot names are the one place they need them, only when a user gives a name.  The package
+    metadata ties the two (``agents.registry:make_bot``), so ``fh_env`` names no module above
+    it and ``import fh_env`` loads nothing of ``agents``; ``bot_factory`` remains the explicit
+    alternative."""
+    from importlib.metadata import entry_points
+
+    found = sorted(entry_points(group=BOT_ENTRY_POINTS, name="make_bot"), key=lambda e: e.value)
+    if not found:
+        raise ValueError(f"bot names need a package that offers make_bot in the entry-point "
+                         f"group {BOT_ENTRY_POINTS!r} (fivehundred-rl's agents, installed with "
+                         "pip install -e .); pass a bot object, or bot_factory=NAME -> bot")
+    return found[0].load()
 
 
 def numeric_info(info: dict[str, Any]) -> dict[str, Any]:
