@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 pytest.importorskip("starlette")
-pytest.importorskip("httpx")
+pytest.importorskip("httpx2")  # Starlette's TestClient (the test extra)
 from starlette.testclient import TestClient  # noqa: E402
 
 from agents.registry import make_bot  # noqa: E402

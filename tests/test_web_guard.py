@@ -11,7 +11,7 @@ import re
 import pytest
 
 pytest.importorskip("starlette")
-pytest.importorskip("httpx")
+pytest.importorskip("httpx2")  # Starlette's TestClient (the test extra)
 from starlette.testclient import TestClient  # noqa: E402
 
 from play import cli  # noqa: E402

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("starlette")
-pytest.importorskip("httpx")
+pytest.importorskip("httpx2")  # Starlette's TestClient (the test extra)
 from starlette.testclient import TestClient  # noqa: E402
 
 from fh_env.rules import PRESETS  # noqa: E402
