@@ -46,7 +46,10 @@ class _Seat:
     __slots__ = ("buf", "mv", "state", "dealt", "rd", "kitty_size", "phase", "turn", "bid",
                  "bidder", "trump", "sitting", "ncalls", "high", "shows", "hand", "nexch",
                  "picked", "discarded", "exposed", "voids", "ntricks", "ncards",
-                 "won", "scores", "hands_played", "discards_left")
+                 "won", "scores", "hands_played", "discards_left",
+                 # constants of the seat (set once by the observer): seat -> relative seat,
+                 # seat -> its ``turn`` entry, where each trick slot's entries are (``slots``)
+                 "rel", "turn_at", "slots")
 
     def __init__(self, size: int) -> None:
         self.buf = np.zeros(size, np.float32)
@@ -96,6 +99,7 @@ class IncrementalObserver:
         self._rule_values = sl["rule_values"]
         self._templates: dict[int, tuple[Any, np.ndarray]] = {}
         self._masks: dict[int, np.ndarray] = {}  # auction masks, which repeat
+        self._num_actions = lay.num_actions
         self._width = lay.trick_width
         self._led_shift = lay.led_shift
         C = lay.num_cards
@@ -108,6 +112,18 @@ class IncrementalObserver:
                         for out in range(-1, n))
                   for leader in range(n))
             for me in range(n))
+        # Per seat, per trick slot k: (the leader entry of each leader seat, the first led-suit
+        # entry, [leader][sitting_out + 1][i]: the row of the i-th card played), absolute.
+        slots = lay.slices["tricks"]
+        nslots = (slots.stop - slots.start) // self._width
+        for me, st in enumerate(self._seats):
+            rel = st.rel = self._rel[me]
+            st.turn_at = tuple(self._turn + r for r in rel)
+            st.slots = tuple(
+                (tuple(base + rel[leader] for leader in range(n)), base + self._led_shift,
+                 tuple(tuple(tuple(base + row for row in rows) for rows in by_out)
+                       for by_out in self._rows[me]))
+                for base in (self._tricks + k * self._width for k in range(nslots)))
 
     def clear(self) -> None:
         """Forget every buffer: the next observation of each seat starts its buffer again."""
@@ -121,13 +137,23 @@ class IncrementalObserver:
 
     def observation(self, state: State, seat: int) -> dict[str, np.ndarray]:
         """``fh_env.observe.observation(seat_view(state, seat))``: new arrays."""
-        st = self._update(state, seat)
+        if not 0 <= seat < self.players:
+            raise ValueError(f"seat must be 0..{self.players - 1}, not {seat!r}")
+        return self._observation(state, seat)
+
+    def _observation(self, state: State, seat: int) -> dict[str, np.ndarray]:
+        """:meth:`observation` for a seat known to be one (the AEC env's, at every step)."""
+        st = self._seats[seat]  # _update, inlined
+        if state is not st.state or state.dealt is not st.dealt:
+            self._full(st, state, seat)
+        else:
+            self._catch_up(st, state, seat)
         if state.turn != seat:
             return {"observation": st.buf.copy(),
-                    "action_mask": np.zeros(self.layout.num_actions, np.int8)}
+                    "action_mask": np.zeros(self._num_actions, np.int8)}
         legal = state.legal_mask()
         if state.phase:  # a few discards or cards: set them
-            mask = np.zeros(self.layout.num_actions, np.int8)
+            mask = np.zeros(self._num_actions, np.int8)
             mv = memoryview(mask)
             while legal:
                 low = legal & -legal
@@ -139,7 +165,7 @@ class IncrementalObserver:
             if found is None:
                 if len(masks) >= 4096:
                     masks.clear()
-                found = masks[legal] = _unpack(legal, self.layout.num_actions).view(np.int8)
+                found = masks[legal] = _unpack(legal, self._num_actions).view(np.int8)
             mask = found.copy()
         return {"observation": st.buf.copy(), "action_mask": mask}
 
@@ -239,7 +265,7 @@ class IncrementalObserver:
     def _catch_up(self, st: _Seat, s: State, me: int) -> None:
         """Write into the seat's buffer what changed in the state since it was last written."""
         mv = st.mv
-        rel = self._rel[me]
+        rel = st.rel
         old_phase = st.phase
         phase = s.phase
         if phase != old_phase:
@@ -247,15 +273,18 @@ class IncrementalObserver:
             mv[self._phase + phase] = 1.0
             st.phase = phase
         turn = s.turn
-        if turn != st.turn:
-            if st.turn >= 0:
-                mv[self._turn + rel[st.turn]] = 0.0
+        old = st.turn
+        if turn != old:
+            at = st.turn_at
+            if old >= 0:
+                mv[at[old]] = 0.0
             if turn >= 0:
-                mv[self._turn + rel[turn]] = 1.0
+                mv[at[turn]] = 1.0
             st.turn = turn
         hand = s.hands[me]
-        if hand != st.hand:  # _cards, inlined: a card played or discarded at nearly every step
-            diff = hand ^ st.hand
+        old = st.hand
+        if hand != old:  # _cards, inlined: a card played or discarded at nearly every step
+            diff = hand ^ old
             at = self._hand
             while diff:
                 low = diff & -diff
@@ -319,46 +348,74 @@ class IncrementalObserver:
             return
 
         # -- the play
+        trick = s.trick
+        ncards = len(trick)
         tricks = s.tricks
         ntricks = len(tricks)
-        trick = s.trick
-        if ntricks != st.ntricks or len(trick) != st.ncards:
-            if ntricks < st.ntricks:
+        k = st.ntricks
+        start = st.ncards
+        if ntricks != k or ncards != start:
+            if ntricks < k:
                 self._full(st, s, me)
                 return
-            rows = self._rows[me]
+            st.ntricks = ntricks
+            st.ncards = ncards
             out = s.sitting_out + 1
-            k, start = st.ntricks, st.ncards
-            st.ntricks, st.ncards = ntricks, len(trick)
-            while k <= ntricks:
-                if k < ntricks:
-                    leader, cards, _, led = tricks[k]
-                else:
-                    leader, cards, led = s.leader, trick, s.led
+            slots = st.slots
+            # tricks_won as the tricks finished since make it (checked against the state below)
+            expected = st.won
+            finished = ntricks - k
+            # The tricks finished since (between two turns of a seat, one trick ends) ...
+            while k < ntricks:
+                leader, cards, winner, led = tricks[k]
+                expected[winner] += 1
                 if len(cards) > start:
-                    base = self._tricks + k * self._width
-                    if not start:
-                        mv[base + rel[leader]] = 1.0
-                        mv[base + self._led_shift + led] = 1.0
+                    heads, led_at, rows = slots[k]
                     order = rows[leader][out]
-                    for i in range(start, len(cards)):
-                        mv[base + order[i] + cards[i]] = 1.0
+                    if start:
+                        for i in range(start, len(cards)):
+                            mv[order[i] + cards[i]] = 1.0
+                    else:
+                        mv[heads[leader]] = 1.0
+                        mv[led_at + led] = 1.0
+                        for row, card in zip(order, cards):
+                            mv[row + card] = 1.0
                 start = 0
                 k += 1
+            # ... and the trick in play.
+            if ncards > start:
+                leader = s.leader
+                heads, led_at, rows = slots[k]
+                order = rows[leader][out]
+                if start:
+                    for i in range(start, ncards):
+                        mv[order[i] + trick[i]] = 1.0
+                else:
+                    mv[heads[leader]] = 1.0
+                    mv[led_at + s.led] = 1.0
+                    for row, card in zip(order, trick):
+                        mv[row + card] = 1.0
             won = s.tricks_won
-            if won != st.won:
-                n = self.players
+            if won != expected or finished > 1:  # every entry again
                 at = self._won
-                for r in range(n):
-                    mv[at + r] = won[(me + r) % n] / TRICKS_SCALE
+                for seat, w in enumerate(won):
+                    mv[at + rel[seat]] = w / TRICKS_SCALE
                 st.won = won[:]
+            elif finished:  # the usual: one trick finished, one entry moves
+                mv[self._won + rel[winner]] = won[winner] / TRICKS_SCALE
             voids = s.voids
-            if voids != st.voids:
-                old = st.voids
+            old = st.voids
+            if voids != old:
                 at = self._voids
                 for seat, v in enumerate(voids):
-                    if v != old[seat]:
-                        _cards(mv, at + 5 * rel[seat], old[seat], v)
+                    o = old[seat]
+                    if v != o:  # _cards, inlined
+                        base = at + 5 * rel[seat]
+                        diff = v ^ o
+                        while diff:
+                            low = diff & -diff
+                            mv[base + low.bit_length() - 1] = 1.0 if v & low else 0.0
+                            diff ^= low
                 st.voids = voids[:]
         if phase >= 3:  # the hand is scored: the scores and hands played
             scores = s.scores

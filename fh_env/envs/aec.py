@@ -109,6 +109,7 @@ from .rewards import check_episode, side_rewards, team_rewards
 from .rewards import illegal_reward as default_illegal_reward
 
 ENV_NAME = "five_hundred_v0"
+_HAND_OVER = Phase.HAND_OVER
 #: The agents of a 4-player table; :func:`agents_of` gives those of any table size.
 AGENTS = tuple(f"player_{seat}" for seat in range(4))
 _ALL_AGENTS = tuple(f"player_{seat}" for seat in range(6))
@@ -258,12 +259,16 @@ class raw_env(AECEnv, EzPickle):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        game = self._game
         if type(action) is not int:
             try:
                 action = A.action_id(action)  # any integer type (numpy's too); not a bool
             except TypeError as err:
                 raise IllegalActionError(f"{agent}: {err}") from None
+        self._step_live(agent, action)
+
+    def _step_live(self, agent: str, action: int) -> None:
+        """:meth:`step` for the agent on turn, alive, with an ``int`` action."""
+        game = self._game
         try:
             game.apply(action)  # checks legality first and leaves the state as it was if not
         except IllegalActionError as err:
@@ -272,7 +277,7 @@ class raw_env(AECEnv, EzPickle):
         if self._rewarded:
             self._clear_rewards()
             self._rewarded = False
-        if game.phase >= Phase.HAND_OVER:
+        if game.phase >= _HAND_OVER:
             self._end_of_hand(agent)
         else:
             self.agent_selection = self._agents[game.turn]
@@ -319,7 +324,7 @@ class raw_env(AECEnv, EzPickle):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         if self.incremental_observations:
-            return self._observer.observation(self._game, _SEAT[agent])
+            return self._observer._observation(self._game, _SEAT[agent])
         return observation(seat_view(self._game, _SEAT[agent]))
 
     def state(self) -> np.ndarray:
@@ -640,12 +645,17 @@ class _OrderEnforcing(_ForwardAttributes, wrappers.OrderEnforcingWrapper):
     actions of ``step``; observing passes through it unchanged), with the same checks."""
 
     def __init__(self, env: AECEnv) -> None:
-        self._raw = env.unwrapped
+        self._raw = raw = env.unwrapped
         super().__init__(env)
         inner = env
         while isinstance(inner, _AssertOutOfBounds):
             inner = inner.env
         self._observing = inner  # the first wrapper down the chain whose observe does anything
+        # The usual chain (env()): TerminateIllegal straight above an unchanged raw_env, whose
+        # observe and step the shortcuts below may take the place of.
+        usual = (type(inner) is _TerminateIllegal and inner.env is raw
+                 and type(raw).observe is raw_env.observe and type(raw).step is raw_env.step)
+        self._usual = inner if usual else None
 
     def observe(self, agent: str) -> dict[str, np.ndarray] | None:
         if not self._has_reset:
@@ -657,6 +667,18 @@ class _OrderEnforcing(_ForwardAttributes, wrappers.OrderEnforcingWrapper):
             return super().last(observe)
         raw = self._raw
         agent = raw.agent_selection
+        term = self._usual
+        if term is not None and observe:
+            # TerminateIllegal's observe of raw_env's observe, inlined
+            if raw.incremental_observations:
+                obs = raw._observer._observation(raw._game, _SEAT[agent])
+            else:
+                obs = raw.observe(agent)
+            term._prev_obs = obs
+            infos = raw.infos
+            term._prev_info = infos.get(agent, {})
+            return (obs, raw._cumulative_rewards[agent], raw.terminations[agent],
+                    raw.truncations[agent], infos[agent])
         observing = self._observing
         if not observe:
             obs = None
@@ -670,13 +692,24 @@ class _OrderEnforcing(_ForwardAttributes, wrappers.OrderEnforcingWrapper):
 
     def step(self, action: Any) -> None:
         raw = self._raw
+        term = self._usual
+        # The usual step (a plain int, in range, legal for a live agent that was observed) goes
+        # straight to the raw env, as the chain would send it; anything else takes the chain.
+        if term is not None and type(action) is int and self._has_reset:
+            prev = term._prev_obs
+            if prev is not None and 0 <= action < raw.num_actions and raw.agents:
+                agent = raw.agent_selection
+                if (not raw.terminations[agent] and not raw.truncations[agent]
+                        and prev["action_mask"][action]):
+                    self._has_updated = True
+                    term._prev_obs = term._prev_info = None
+                    raw._step_live(agent, action)
+                    return
         if not (self._has_reset and raw.agents):
             super().step(action)
             return
         self._has_updated = True
         term = self._observing
-        # The usual step (a plain int, in range, legal for a live agent that was observed) goes
-        # straight to the raw env, as the chain would send it; anything else takes the chain.
         if (type(term) is _TerminateIllegal and type(action) is int
                 and term._prev_obs is not None and 0 <= action < raw.num_actions):
             agent = raw.agent_selection
