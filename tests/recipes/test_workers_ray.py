@@ -107,7 +107,7 @@ KILL_A_WORKER = """
 import dataclasses, json, sys
 from pathlib import Path
 import ray
-from train import run
+from train import run as training
 from train.config import TrainConfig
 smoke, address, run = sys.argv[1:]
 cfg = dataclasses.replace(TrainConfig.from_toml(smoke), league_rule=0.5, workers=2,
@@ -121,7 +121,7 @@ def kill_worker_0(trainer):
     elif trainer.update == 3:
         seen["new_pid"] = ray.get(pool.actors[0].pid.remote())
     seen["replacements"] = pool.replacements
-run.train(cfg, Path(run), progress=False, final_eval=False, on_update=kill_worker_0)
+training.train(cfg, Path(run), progress=False, final_eval=False, on_update=kill_worker_0)
 seen["ray_still_up"] = ray.is_initialized()
 print("RESULT " + json.dumps(seen))
 """
