@@ -33,6 +33,9 @@ def build_parser() -> argparse.ArgumentParser:
                "  fh-train --config configs/train/quick.toml --run-dir runs/quick\n"
                "  fh-train --config configs/train/default.toml --set num_envs=128 --seed 3\n"
                "  fh-train --config configs/train/quick.toml --workers 2   # on 2 Ray workers\n"
+               "  fh-train --config configs/train/strong.toml --run-dir runs/strong\n"
+               "      # a pipeline: [[stages]] of ppo and distill in one run (train/pipeline.py);\n"
+               "      # it takes --rules, --seed, --device and --set for its own keys\n"
                "  fh-train --resume runs/quick            # continue where its checkpoint left\n"
                "  fh-train --resume runs/quick --set total_steps=4000000   # and train longer")
     parser.add_argument("--config", type=Path, help="a TOML file of config fields "
