@@ -86,7 +86,6 @@ def test_ours_work_plays_whole_hands() -> None:
     assert hands == 10 and steps >= 10 * 4
 
 
-@pytest.mark.skipif(not peers.have_openspiel(), reason="needs the bench extra (open_spiel)")
 def test_the_aec_env_stands_beside_openspiels_bridge_in_games_per_second(tmp_path) -> None:
     record = bench_main.main(["--quick", "--seconds", "0.05", "--only", "peers",
                               "--json", str(tmp_path / "p.json")])

@@ -47,9 +47,6 @@ def test_the_editable_wheel_is_a_pth_of_the_root_built_without_a_warning(tmp_pat
 
 def test_the_console_script_runs_from_the_venv():
     script = Path(sys.executable).parent / "fh-eval"
-    if not script.exists():
-        import pytest
-
-        pytest.skip("no fh-eval console script beside this interpreter")
+    assert script.exists(), f"{script}: the install put no fh-eval beside this interpreter"
     out = subprocess.run([str(script), "--help"], capture_output=True, text=True, cwd="/")
     assert out.returncode == 0 and out.stdout.startswith("usage: fh-eval"), out.stderr
