@@ -314,11 +314,11 @@ def collect(hands: int, seed: int, policy: str = "best", rate: float = 0.25,
     its allowed locations and the true location of every hidden card; plus the exact uniform
     marginals (for evaluation).  Seeded: a pure function of ``hands``, ``seed`` and the
     policy."""
-    from fh_env.compiled import observe as fastobs
     from fh_env.compiled.engine import HAND_OVER
     from fh_env.compiled.games import FastGames
 
-    from .neural import NeuralBot, masked_logits
+    from .net_rollouts import GreedySteps
+    from .neural import NeuralBot
 
     network = NeuralBot.load(policy, greedy=True)
     rules = Rules()
@@ -333,10 +333,7 @@ def collect(hands: int, seed: int, policy: str = "best", rate: float = 0.25,
         size = min(batch, hands - done)
         fast = FastGames(size, rules, seed=int(rng.integers(2**62)))
         conv = FastGames(1, rules)
-        obs = np.zeros((size, net.obs_size), dtype=np.float32)
-        seats = np.zeros(size, dtype=np.int64)
-        masks = np.zeros((size, fast.num_actions), dtype=np.int8)
-        actions = np.full(size, -1, dtype=np.int64)
+        network = GreedySteps(net, fast, encode)
         while (rows := np.flatnonzero(fast.games["phase"] < HAND_OVER)).size:
             rec = rows[rng.random(len(rows)) < rate]
             for i in rec:
@@ -353,14 +350,7 @@ def collect(hands: int, seed: int, policy: str = "best", rate: float = 0.25,
                 target_out.append(true_locations(state, seat, view.unseen))
                 uniform_out.append(uniform_marginals(det).astype(np.float32))
                 phase_out.append(int(view.phase))
-            fastobs.observe_turn(fast, rows, obs, seats, encode)
-            fastobs.action_masks(fast, out=masks)
-            with torch.no_grad():
-                logits, _ = net(torch.from_numpy(obs[rows]))
-                logits = masked_logits(logits, torch.from_numpy(masks[rows]))
-            actions.fill(-1)
-            actions[rows] = logits.argmax(1).numpy()
-            fast.step(actions, skip_negative=True)
+            network.step(rows)
         done += size
         if log:
             print(f"  {done} hands, {len(obs_out)} positions, {time.time() - t0:.0f}s",

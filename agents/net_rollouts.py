@@ -18,6 +18,8 @@ and the rollouts with the network playing on the reference engine).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 import torch
 from numba import njit
@@ -25,6 +27,10 @@ from numba import njit
 from fh_env import observe
 
 from .neural import PolicyNet
+
+if TYPE_CHECKING:
+    from fh_env.compiled.games import FastGames
+    from fh_env.rules import Rules
 
 
 @njit(cache=True, fastmath=True)
@@ -101,3 +107,32 @@ class RolloutNet:
         logits, _ = self.logits(obs, rows)
         logits[masks[rows] == 0] = -np.inf
         return logits.argmax(1).astype(np.int64)
+
+
+class GreedySteps:
+    """The network, greedy, for the seat on turn at some tables of a batch of fast-core games:
+    one observation, mask and forward pass a step, with the buffers kept between steps.  Why:
+    ``nmc``'s auction play-out and the belief model's data both step the network this way."""
+
+    def __init__(self, net: PolicyNet, fast: "FastGames", encode: "Rules | None") -> None:
+        self.net, self.fast, self.encode = net, fast, encode
+        n = fast.num_games
+        self.obs = np.zeros((n, net.obs_size), dtype=np.float32)
+        self.seats = np.zeros(n, dtype=np.int64)
+        self.masks = np.zeros((n, fast.num_actions), dtype=np.int8)
+        self.actions = np.full(n, -1, dtype=np.int64)
+
+    def step(self, rows: np.ndarray) -> None:
+        """The network's greedy legal action at each table of ``rows``; the others wait."""
+        from fh_env.compiled import observe as fastobs
+
+        from .neural import masked_logits
+
+        fastobs.observe_turn(self.fast, rows, self.obs, self.seats, self.encode)
+        fastobs.action_masks(self.fast, out=self.masks)
+        with torch.no_grad():
+            logits, _ = self.net(torch.from_numpy(self.obs[rows]))
+            logits = masked_logits(logits, torch.from_numpy(self.masks[rows]))
+        self.actions.fill(-1)
+        self.actions[rows] = logits.argmax(1).numpy()
+        self.fast.step(self.actions, skip_negative=True)

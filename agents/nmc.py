@@ -65,7 +65,7 @@ from fh_env.rules import Rules
 from fh_env.view import SeatView
 
 from .mc_fast import FastMCBot, candidate_means
-from .net_rollouts import RolloutNet
+from .net_rollouts import GreedySteps, RolloutNet
 from .neural import NeuralBot, masked_logits
 from .compiled.rule import play_seats
 from fh_env.compiled.sampler import CompiledSampler
@@ -169,21 +169,9 @@ class NetworkMCBot:
     def _network_until_play(self, fast: FastGames, rules: Rules) -> None:
         """Play the network (greedy, every seat) in every game of ``fast`` until its cards
         are played or its hand is over: the rest of the auction and the kitty."""
-        net = self.network.net
-        encode = self._encode_rules(rules)
-        obs = np.zeros((fast.num_games, net.obs_size), dtype=np.float32)
-        seats = np.zeros(fast.num_games, dtype=np.int64)
-        masks = np.zeros((fast.num_games, fast.num_actions), dtype=np.int8)
-        actions = np.full(fast.num_games, -1, dtype=np.int64)
+        network = GreedySteps(self.network.net, fast, self._encode_rules(rules))
         while (rows := np.flatnonzero(fast.games["phase"] < PLAY)).size:
-            fastobs.observe_turn(fast, rows, obs, seats, encode)
-            fastobs.action_masks(fast, out=masks)
-            with torch.no_grad():
-                logits, _ = net(torch.from_numpy(obs[rows]))
-                logits = masked_logits(logits, torch.from_numpy(masks[rows]))
-            actions.fill(-1)
-            actions[rows] = logits.argmax(1).numpy()
-            fast.step(actions, skip_negative=True)
+            network.step(rows)
 
     def decide(self, view: SeatView, rng: random.Random
                ) -> tuple[int, list[int], np.ndarray | None]:
