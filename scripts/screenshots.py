@@ -12,11 +12,8 @@ the fonts)."""
 from __future__ import annotations
 
 import argparse
-import contextlib
 import random
-import socket
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -28,36 +25,12 @@ from fh_env.rules import Rules  # noqa: E402
 from fh_env.view import seat_view  # noqa: E402
 from play.aids import Helper  # noqa: E402
 from play.render import DEFAULT_SEAT  # noqa: E402
-from play.web.server import Host, create_app  # noqa: E402
+from play.web.server import Host, create_app, serve_in_thread  # noqa: E402
 from play.web.session import WebGame  # noqa: E402
 from play.web.stats import Stats  # noqa: E402
 
 CHROMIUM, DRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 SIZES = {"desktop": (1280, 900), "phone": (390, 844)}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@contextlib.contextmanager
-def serving(app):
-    import uvicorn
-
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                           log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(10)
 
 
 def game_in_play(preset: str, seed: int, tricks: int) -> WebGame:
@@ -125,7 +98,7 @@ def main(argv=None) -> int:
     for preset, seed, tricks, size in shots:
         game = game_in_play(preset, seed, tricks)
         players = game.players
-        with serving(create_app(game)) as url:
+        with serve_in_thread(create_app(game)) as url:
             driver = browser(SIZES[size])
             try:
                 shoot(driver, url + "/", out / f"web_{size}_{players}.png",
@@ -136,7 +109,7 @@ def main(argv=None) -> int:
 
     with tempfile.TemporaryDirectory() as tmp:
         host = Host(None, stats=Stats(Path(tmp) / "stats.sqlite3"))
-        with serving(create_app(host=host)) as url:
+        with serve_in_thread(create_app(host=host)) as url:
             driver = browser(SIZES["phone"])
             try:
                 shoot(driver, url + "/", out / "web_start_phone.png", "#start-levels input")

@@ -9,9 +9,6 @@ scripts/screenshots.py."""
 
 from __future__ import annotations
 
-import contextlib
-import socket
-import threading
 import time
 from pathlib import Path
 
@@ -29,36 +26,16 @@ from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
-from play.web.server import create_app  # noqa: E402
+from play.web.server import create_app, serve_in_thread  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM, DRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 # `make test` installs the browser when it is missing (Makefile: browser).
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@contextlib.contextmanager
 def serving(game):
     """``game`` served by uvicorn on a free port, in a thread of this process: its URL."""
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(game), host="127.0.0.1", port=port,
-                                           log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(10)
+    return serve_in_thread(create_app(game))
 
 
 @pytest.fixture
@@ -521,67 +498,59 @@ def test_the_start_screen_a_game_to_the_end_and_its_statistics(tmp_path):
     stats = Stats(tmp_path / "stats.sqlite3")
     host = Host(None, stats=stats, save_dir=tmp_path, pace_ms=10)
     d = chromium(SIZES["phone"])
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(host=host), host="127.0.0.1", port=port,
-                                           log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.05)
     try:
-        d.get(f"http://127.0.0.1:{port}/")
-        WebDriverWait(d, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#start-levels input"))
-        assert d.find_element(By.ID, "start").is_displayed()
-        options = [o.get_attribute("value") for o in
-                   d.find_elements(By.CSS_SELECTOR, "#start-preset option")]
-        from fh_env.rules import PRESETS
-        assert options == list(PRESETS)
-        levels = d.find_element(By.ID, "start-levels").text
-        assert "Strongest: neural:best (rating +170)" in levels and "Beginner: random" in levels
-        d.find_element(By.ID, "level-beginner").click()
-        target = d.find_element(By.ID, "start-target")
-        target.clear()
-        target.send_keys("50")
-        d.find_element(By.ID, "start-go").click()
-        WebDriverWait(d, 30).until(lambda d: status(d)["phase"] in ("auction", "exchange", "play", "hand_over", "game_over"))
-        assert host.game.rules.target == 50
-        for _ in range(400):
-            if host.game.state.game_over and status(d)["phase"] == "game_over":
-                break
-            s = status(d)
-            if s["your-turn"] == "true" and s["phase"] == "auction":
-                d.find_element(By.CSS_SELECTOR, '#calls button[data-action="0"]').click()
-            elif s["your-turn"] == "true" and s["phase"] == "exchange":
-                for c in d.find_elements(By.CSS_SELECTOR, "#hand .card")[:3]:
-                    click_card(d, c.get_attribute("data-card"))
-                d.find_element(By.ID, "confirm-discard").click()
-            elif s["your-turn"] == "true" and s["phase"] == "play":
-                d.find_elements(By.CSS_SELECTOR, "#hand .card.legal")[0].click()
-                if d.find_element(By.ID, "suit-picker").is_displayed():
-                    d.find_elements(By.CSS_SELECTOR, "#suit-buttons button:enabled")[0].click()
-            elif s["phase"] == "hand_over" and d.find_elements(By.ID, "next-hand"):
-                d.find_element(By.ID, "next-hand").click()
-            else:
-                time.sleep(0.1)
-                continue
-            WebDriverWait(d, 20).until(lambda dr: status(dr)["events"] != s["events"]
-                                       or status(dr)["phase"] == "game_over")
-        assert host.game.state.game_over
-        summary = stats.summary()["beginner"]
-        assert summary["played"] == 1 and summary["hands"] == host.game.hand_no
-        won = int(host.game.state.winner == 0)
-        assert summary["won"] == won
-        d.find_element(By.ID, "new-game").click()
-        row = WebDriverWait(d, 10).until(
-            lambda d: d.find_elements(By.CSS_SELECTOR, '#stats tr[data-level="beginner"]'))[0]
-        assert row.find_element(By.CLASS_NAME, "played").text == "1"
-        assert row.find_element(By.CLASS_NAME, "won").text == str(won)
-        assert row.find_element(By.CLASS_NAME, "made").text == \
-            f"{summary['made']} of {summary['bid']}"
+        with serve_in_thread(create_app(host=host)) as url:
+            d.get(url + "/")
+            WebDriverWait(d, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#start-levels input"))
+            assert d.find_element(By.ID, "start").is_displayed()
+            options = [o.get_attribute("value") for o in
+                       d.find_elements(By.CSS_SELECTOR, "#start-preset option")]
+            from fh_env.rules import PRESETS
+            assert options == list(PRESETS)
+            levels = d.find_element(By.ID, "start-levels").text
+            assert "Strongest: neural:best (rating +170)" in levels and "Beginner: random" in levels
+            d.find_element(By.ID, "level-beginner").click()
+            target = d.find_element(By.ID, "start-target")
+            target.clear()
+            target.send_keys("50")
+            d.find_element(By.ID, "start-go").click()
+            WebDriverWait(d, 30).until(lambda d: status(d)["phase"] in ("auction", "exchange", "play", "hand_over", "game_over"))
+            assert host.game.rules.target == 50
+            for _ in range(400):
+                if host.game.state.game_over and status(d)["phase"] == "game_over":
+                    break
+                s = status(d)
+                if s["your-turn"] == "true" and s["phase"] == "auction":
+                    d.find_element(By.CSS_SELECTOR, '#calls button[data-action="0"]').click()
+                elif s["your-turn"] == "true" and s["phase"] == "exchange":
+                    for c in d.find_elements(By.CSS_SELECTOR, "#hand .card")[:3]:
+                        click_card(d, c.get_attribute("data-card"))
+                    d.find_element(By.ID, "confirm-discard").click()
+                elif s["your-turn"] == "true" and s["phase"] == "play":
+                    d.find_elements(By.CSS_SELECTOR, "#hand .card.legal")[0].click()
+                    if d.find_element(By.ID, "suit-picker").is_displayed():
+                        d.find_elements(By.CSS_SELECTOR, "#suit-buttons button:enabled")[0].click()
+                elif s["phase"] == "hand_over" and d.find_elements(By.ID, "next-hand"):
+                    d.find_element(By.ID, "next-hand").click()
+                else:
+                    time.sleep(0.1)
+                    continue
+                WebDriverWait(d, 20).until(lambda dr: status(dr)["events"] != s["events"]
+                                           or status(dr)["phase"] == "game_over")
+            assert host.game.state.game_over
+            summary = stats.summary()["beginner"]
+            assert summary["played"] == 1 and summary["hands"] == host.game.hand_no
+            won = int(host.game.state.winner == 0)
+            assert summary["won"] == won
+            d.find_element(By.ID, "new-game").click()
+            row = WebDriverWait(d, 10).until(
+                lambda d: d.find_elements(By.CSS_SELECTOR, '#stats tr[data-level="beginner"]'))[0]
+            assert row.find_element(By.CLASS_NAME, "played").text == "1"
+            assert row.find_element(By.CLASS_NAME, "won").text == str(won)
+            assert row.find_element(By.CLASS_NAME, "made").text == \
+                f"{summary['made']} of {summary['bid']}"
     finally:
         d.quit()
-        server.should_exit = True
-        thread.join(10)
         stats.close()
 
 

@@ -33,12 +33,15 @@ allow-list (400), a state-changing request from another origin (403), a body ove
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import json
 import secrets
+import socket
 import threading
+import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -381,3 +384,29 @@ def serve(app: Starlette, host: str, port: int, open_browser: bool, path: str = 
 
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
     uvicorn.run(app, host=host, port=port, log_level="warning")
+
+
+@contextlib.contextmanager
+def serve_in_thread(app: Starlette, timeout: float = 20.0) -> Iterator[str]:
+    """``app`` served by uvicorn on a free loopback port, in a thread of this process, for as
+    long as the ``with`` lasts: its URL.  Why: the browser tests and the screenshot script
+    drive a real server in the same process as the game they look at."""
+    import uvicorn
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + timeout
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError(f"the server did not start on port {port}")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
