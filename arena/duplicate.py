@@ -14,7 +14,8 @@ rate of two equal bots there) with a 95% Wilson interval.
 
 Bots that have a batched form (:func:`arena.batched.batch_player`: ``rule``, ``random``,
 ``neural``) play the deals as rows of the compiled core, with the same seeds and so the same
-games; the others play one deal at a time on the engine (:mod:`arena.match`).
+games; the others play one deal at a time on the engine (:mod:`arena.match`), as does a small
+match while the core's kernels are not yet compiled (:mod:`arena.warm`).
 """
 
 from __future__ import annotations
@@ -96,13 +97,17 @@ def _init_pool_worker(*args: Any) -> None:
 
 
 def _init_worker(a: Bot | str, b: Bot | str, rules: Rules, seed: int,
-                 save: str | None = None) -> None:
+                 save: str | None = None, engine: bool = False) -> None:
+    """Build the bots (specs are built here, in each process) and how they play: batched in the
+    compiled core, or on the engine (a ``save`` folder, a bot without a batched form, or
+    ``engine``: the kernels compile in the background)."""
     from agents.registry import make_bot
 
     from .batched import batch_player
 
     bots = [make_bot(x, rules) if isinstance(x, str) else x for x in (a, b)]
-    players = [batch_player(x, rules) for x in bots] if save is None else [None, None]
+    players = ([batch_player(x, rules) for x in bots] if save is None and not engine
+               else [None, None])
     _WORKER.update(a=bots[0], b=bots[1], rules=rules, seed=seed, save=save,
                    batched=players if None not in players else None)
     torch = sys.modules.get("torch")  # loaded by a neural agent
@@ -110,25 +115,34 @@ def _init_worker(a: Bot | str, b: Bot | str, rules: Rules, seed: int,
         torch.set_num_threads(1)  # one worker process per core: no thread oversubscription
 
 
-def _warm_batched() -> None:
+def _engine_while_cold(a: Bot | str, b: Bot | str, rules: Rules, work: int) -> bool:
+    """Whether a batched match plays on the engine because its kernels are cold.
+
+    A small match (``work`` deals, at most :data:`arena.warm.ENGINE_WORK_WHEN_COLD`) does not
+    wait tens of seconds for a compile: the kernels compile in the background for the next run.
+    A larger one compiles the cold kernels now, in parallel, before its first deal."""
+    from .warm import ENGINE_WORK_WHEN_COLD, cached, compile_in_background, parts_for, \
+        warm_if_cold
+
+    parts = parts_for((a, b))
+    cold = [p for p in parts if not cached(p)]
+    if not cold:
+        return False
+    if work <= ENGINE_WORK_WHEN_COLD and compile_in_background(rules, cold):
+        return True
+    warm_if_cold(rules, cold)
+    return False
+
+
+def _load_batched() -> None:
     """Before the progress bar: play deal 0 once, batched, and throw it away, so that the
-    compiled core's kernels are compiled (a fresh install: tens of seconds, with the notice of
-    :mod:`fh_env.compiled` on its own line) or loaded from numba's cache (milliseconds) now, and
-    the bar never sits at 0 meanwhile.  Every deal is played from its own seeds, so the deals
-    played afterwards are as without it."""
+    compiled core's kernels are loaded from numba's cache (or compiled, with the notice of
+    :mod:`fh_env.compiled` on its own line) now, and the bar never sits at 0 meanwhile.  Every
+    deal is played from its own seeds, so the deals played afterwards are as without it."""
     w = _WORKER
     if w["batched"]:
-        from agents.compiled.rule import compiles
-
         from .batched import play_deals
-        from .warm import warm_if_cold
 
-        bots = (w["a"], w["b"])
-        neural = sys.modules.get("agents.neural")  # loaded only if a bot is one (torch)
-        warm_if_cold(w["rules"], ["engine"]
-                     + (["rule"] if any(compiles(x) is not None for x in bots) else [])
-                     + (["observe"] if neural is not None
-                        and any(type(x) is neural.NeuralBot for x in bots) else []))
         play_deals(*w["batched"], w["rules"], w["seed"], range(0, 1))
 
 
@@ -158,15 +172,17 @@ def _run(kind: str, n: int, a: Bot | str, b: Bot | str, rules: Rules, seed: int,
     advance (and leave open) instead of a new one."""
     from .batched import may_batch
 
+    batched = save is None and may_batch(a) and may_batch(b)
+    engine = batched and _engine_while_cold(a, b, rules, n if kind == "deals" else 10 * n)
     # Bots that play batched in the compiled core (arena.batched) take big chunks.
-    size = 64 if save is None and may_batch(a) and may_batch(b) else 8
+    size = 64 if batched and not engine else 8
     chunk = max(1, min(size, n // max(1, 4 * workers)))
     chunks = [(i, min(n, i + chunk)) for i in range(0, n, chunk)]
     fn = _deal_chunk if kind == "deals" else _game_chunk
     own_bar = bar is None
     if workers <= 1:
-        _init_worker(a, b, rules, seed, save)
-        _warm_batched()
+        _init_worker(a, b, rules, seed, save, engine)
+        _load_batched()
     if own_bar:
         bar = progress_bar(n, desc, progress)
     out: list[list[tuple]] = []
@@ -179,7 +195,7 @@ def _run(kind: str, n: int, a: Bot | str, b: Bot | str, rules: Rules, seed: int,
         # torch call (the neural agent), so fork only while torch is not loaded.
         fork = "fork" in mp.get_all_start_methods() and "torch" not in sys.modules
         ctx = mp.get_context("fork" if fork else "spawn")
-        with ctx.Pool(workers, _init_pool_worker, (a, b, rules, seed, save)) as pool:
+        with ctx.Pool(workers, _init_pool_worker, (a, b, rules, seed, save, engine)) as pool:
             for c, part in zip(chunks, pool.imap(fn, chunks)):
                 out.extend(part)
                 bar.update(c[1] - c[0])

@@ -80,3 +80,66 @@ def test_fh_eval_compiles_before_its_progress_bar(monkeypatch):
     assert events[:2] == [("deals", [0]), ("bar",)]
     monkeypatch.undo()
     assert duplicate.duplicate("rule", "random", deals=3, seed=5).mean == plain.mean
+
+
+def test_a_small_match_on_a_cold_cache_plays_on_the_engine_while_the_core_compiles(monkeypatch):
+    """A cold cache: a small match does not wait for the compile (tens of seconds against a
+    few for the match): it plays on the engine, with the same games as the batched core, and
+    the kernels it needs compile in the background."""
+    from arena import batched, duplicate, warm
+
+    warm_result = duplicate.duplicate("rule", "random", deals=6, seed=7)
+    started, played = [], []
+    monkeypatch.setattr(warm, "cached", lambda part: part == "observe")
+    monkeypatch.setattr(warm, "compile_in_background",
+                        lambda rules, parts: started.append(list(parts)) or True)
+    monkeypatch.setattr(batched, "play_deals", lambda *a: played.append(a))
+    cold_result = duplicate.duplicate("rule", "random", deals=6, seed=7)
+    assert started == [["engine", "rule"]] and played == []
+    assert cold_result.mean == warm_result.mean and cold_result.contracts == warm_result.contracts
+
+
+def test_a_large_match_on_a_cold_cache_compiles_first(monkeypatch):
+    from arena import duplicate, warm
+
+    compiled = []
+    monkeypatch.setattr(warm, "ENGINE_WORK_WHEN_COLD", 3)
+    monkeypatch.setattr(warm, "cached", lambda part: False)
+    monkeypatch.setattr(warm, "compile_in_background", lambda *a: pytest.fail("not background"))
+    monkeypatch.setattr(warm, "warm_if_cold", lambda rules, parts: compiled.append(list(parts)))
+    duplicate.duplicate("random", "random", deals=4, seed=7)
+    assert compiled == [["engine"]]
+
+
+def test_the_parts_a_match_needs():
+    from agents.registry import make_bot
+    from arena.warm import parts_for
+
+    assert parts_for(["random", "random"]) == ["engine"]
+    assert parts_for(["rule:aggressive", "random"]) == ["engine", "rule"]
+    assert parts_for(["neural:best", "rule"]) == ["engine", "rule", "observe"]
+    assert parts_for([make_bot("neural:best"), make_bot("random")]) == ["engine", "observe"]
+
+
+def test_one_background_compile_at_a_time(monkeypatch, tmp_path, capsys):
+    """The detached compile takes a lock: while one holds it, a second match starts none (and
+    the background process itself gives up); the notice is said once a process."""
+    from arena import warm
+    from fh_env.compiled import _CompileNotice
+    from fh_env.rules import Rules
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(_CompileNotice, "said", False)
+    spawned = []
+    monkeypatch.setattr(warm.subprocess, "Popen", lambda args, **kw: spawned.append(args))
+    assert warm.compile_in_background(Rules(), ["engine"])
+    assert spawned and spawned[0][3:5] == ["--background", "--parts"]
+    assert "compiling it in the background" in capsys.readouterr().err
+    held = warm._take_lock(warm._lock_path())
+    try:
+        assert warm.compile_in_background(Rules(), ["engine"])
+        assert len(spawned) == 1 and capsys.readouterr().err == ""
+        monkeypatch.setattr(warm, "warm", lambda *a, **k: pytest.fail("compiled under a lock"))
+        assert warm._background(Rules(), ["engine"]) == 0
+    finally:
+        held.close()
