@@ -12,6 +12,9 @@ suits (``trump_first``).  :class:`RolloutNet` computes the same greedy actions f
 * the first layer reads only the non-zero entries of each observation (compiled);
 * the value head, which the search does not use, is skipped.
 
+A network that also reads :mod:`agents.features`'s derived inputs (``best``) runs its own
+forward pass in torch instead: those inputs are computed from the whole observation.
+
 The logits agree with the network's to float32 rounding (``tests/test_nmc.py`` compares both,
 and the rollouts with the network playing on the reference engine).
 """
@@ -59,9 +62,12 @@ class RolloutNet:
     """Greedy actions of a :class:`agents.neural.PolicyNet` for rows of an observation batch."""
 
     def __init__(self, net: PolicyNet) -> None:
-        if net.features:
-            raise ValueError("network rollouts read the observation alone, and this network "
-                             "also reads agents.features's derived inputs: use rollout=rule")
+        self.net = net
+        self.features = net.features
+        if self.features:
+            # The derived inputs (agents.features) are computed from the whole observation in
+            # torch: such a network runs its own forward pass.
+            return
         linears = [m for m in net.trunk if isinstance(m, torch.nn.Linear)]
         with torch.no_grad():
             first = linears[0].weight.numpy().T.astype(np.float32)  # [obs, width]
@@ -86,6 +92,14 @@ class RolloutNet:
     def logits(self, obs: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The policy logits of ``obs[rows]`` (float32 ``[len(rows), actions]``) and which
         variant (trump row) each used."""
+        if self.features:
+            with torch.no_grad():
+                x = torch.from_numpy(obs[rows])
+                logits, _ = self.net(x)
+                trump = x[:, observe.TRUMP_SLICE]
+                which = torch.where(trump.sum(1) > 0, trump.argmax(1), 4)
+            return logits.numpy(), (which.numpy() if self.net.trump_first
+                                    else np.zeros(len(rows), dtype=np.int64))
         if self.trump_first:
             trump = obs[rows][:, observe.TRUMP_SLICE]
             which = np.where(trump.sum(1) > 0, trump.argmax(1), 4).astype(np.int64)

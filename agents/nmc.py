@@ -22,8 +22,9 @@ each seat reading its own cards in that world, batched over the worlds and candi
 of by the compiled rule bot.  The scores are then those of the network's own continuation
 (Q of the network), the quantity a policy-improvement step from the network needs; with rule-bot
 rollouts they are Q of the rule bot.  A rollout step costs a forward pass of the network over
-the batch (:class:`agents.net_rollouts.RolloutNet`: sparse, compiled), about twenty times the
-rule bot's rollouts at equal worlds.  Measured (docs/training.md, "Network rollouts"): level with
+the batch (:class:`agents.net_rollouts.RolloutNet`: sparse, compiled; a network with the derived
+card-play inputs of :mod:`agents.features`, such as ``best``, runs its own forward pass), about
+twenty times the rule bot's rollouts at equal worlds.  Measured (docs/training.md, "Network rollouts"): level with
 rule-bot rollouts at equal worlds, behind them at equal time, and a distillation step with
 these scores did not help either.
 
@@ -96,8 +97,6 @@ class NetworkMCBot:
             raise ValueError(f"nmc infer={infer}: the exponent of the weights is at least 0")
         if rollout not in ROLLOUTS:
             raise ValueError(f"nmc rollout={rollout!r}: choose one of {', '.join(ROLLOUTS)}")
-        if rollout == "net" and network.net.features:
-            RolloutNet(network.net)  # refuses it, in one line, before the first decision
         self.rollout = rollout
         self.network = network
         self.search = FastMCBot(samples=samples)

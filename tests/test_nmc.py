@@ -177,10 +177,11 @@ def test_call_likelihood_is_the_networks_on_the_engine() -> None:
     assert weights.min() < 1.0  # the worlds differ in how well they explain the auction
 
 
-def test_network_rollouts_are_the_network_playing_on_the_engine() -> None:
+@pytest.mark.parametrize("net", ["ppo-selfplay", "best"])  # best reads the derived inputs
+def test_network_rollouts_are_the_network_playing_on_the_engine(net: str) -> None:
     """``rollout=net`` on the true deal scores each card as the greedy network playing the rest
     of the hand at every seat on the reference engine (a differential test of the batch)."""
-    bot = make_bot("nmc:ppo-selfplay,samples=1,rollout=net")
+    bot = make_bot(f"nmc:{net},samples=1,rollout=net")
     network = bot.network
     checked = 0
     for seed in range(40):
@@ -212,15 +213,10 @@ def test_network_rollouts_are_named_in_the_spec() -> None:
         check_spec("nmc:best,rollout=mc")
 
 
-def test_network_rollouts_refuse_a_network_with_derived_inputs() -> None:
-    """The compiled rollouts read the observation alone: a network that also reads
-    agents.features's inputs (neural:best) would be played without them, so it is refused."""
-    with pytest.raises(ValueError, match="rollout=rule"):
-        make_bot("nmc:best,rollout=net")
-
-
-def test_rollout_net_logits_are_the_networks() -> None:
-    """The sparse, folded forward pass gives the network's logits on observations of play."""
+@pytest.mark.parametrize("net", ["ppo-selfplay", "best"])
+def test_rollout_net_logits_are_the_networks(net: str) -> None:
+    """The sparse, folded forward pass (or, for a network with the derived inputs, its own)
+    gives the network's logits on observations of play."""
     import dataclasses
 
     import torch
@@ -228,7 +224,7 @@ def test_rollout_net_logits_are_the_networks() -> None:
     from agents.net_rollouts import RolloutNet
     from fh_env import observe
 
-    network = NeuralBot.load("ppo-selfplay")
+    network = NeuralBot.load(net)
     fast = RolloutNet(network.net)
     views = []
     for seed in range(12):
