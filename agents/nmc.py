@@ -45,7 +45,13 @@ resampled by those weights (systematic resampling): about the model's distributi
 to the consistent worlds, with equal weights (weighting 100 worlds directly left a median
 effective sample size of 7, docs/research-log.md).
 
-Spec: ``nmc:PATH[,samples=N][,infer=X][,rollout=rule|net][,calls=N][,discards=N][,belief=X]``
+``top=K`` searches only the network's ``K`` favourite cards (fewer candidates, so fewer chances
+for the noise of a few worlds to pick a worse card), and ``margin=P`` keeps the network's
+favourite card unless the search's best scores more than ``P`` points a hand above it: the
+search overrides the network only where it sees a clear difference.  Both off by default.
+
+Spec: ``nmc:PATH[,samples=N][,infer=X][,rollout=rule|net][,calls=N][,discards=N][,belief=X]
+[,top=K][,margin=P]``
 (``PATH`` as for ``neural``: a checkpoint, a run directory, a shipped name or ``best``).  It plays the
 table sizes and rules both halves play (the network's rules, ``mcfast``'s compiled core).
 """
@@ -87,7 +93,14 @@ class NetworkMCBot:
 
     def __init__(self, network: NeuralBot, samples: int = 100, name: str | None = None,
                  infer: float = 0.0, rollout: str = "rule", calls: int = 0,
-                 discards: int = 0, belief: float = 0.0) -> None:
+                 discards: int = 0, belief: float = 0.0, top: int = 0,
+                 margin: float = 0.0) -> None:
+        if top < 0 or top == 1:
+            raise ValueError(f"nmc top={top}: search the network's 2 or more favourite cards, "
+                             "or 0 for every card")
+        if margin < 0:
+            raise ValueError(f"nmc margin={margin}: a margin in points is at least 0")
+        self.top, self.margin = int(top), float(margin)
         for option, worlds in (("calls", calls), ("discards", discards)):
             if worlds < 0:
                 raise ValueError(f"nmc {option}={worlds}: the worlds of its search are 0 (off) "
@@ -182,6 +195,12 @@ class NetworkMCBot:
         candidates = search._mc.candidates(view)
         if len(candidates) == 1:
             return candidates[0], candidates, None
+        preferred = None
+        if self.top or self.margin:
+            preferred = self.network.preferences(view)
+            candidates = sorted(candidates, key=lambda a: preferred[a])
+            if self.top:
+                candidates = candidates[:self.top]
         if self.belief:
             games = self.belief_worlds(view, len(candidates), rng)
         else:
@@ -191,10 +210,13 @@ class NetworkMCBot:
             means = self.network_scores(view, candidates, games, weights)
         else:
             means = search.score(view, candidates, games, weights)
+        if self.margin and means.max() - means[0] <= self.margin:
+            return candidates[0], candidates, means  # the network's favourite stands
         best = np.flatnonzero(means == means.max())
         if len(best) == 1:
             return candidates[int(best[0])], candidates, means
-        preferred = self.network.preferences(view)  # the network's order over the actions
+        if preferred is None:
+            preferred = self.network.preferences(view)  # the network's order over the actions
         choice = min((candidates[int(i)] for i in best), key=lambda a: preferred[a])
         return choice, candidates, means
 
@@ -300,9 +322,10 @@ class NetworkMCBot:
 
 def make_nmc(name: str, arg: str, samples: int = 100, infer: float = 0.0,
              rollout: str = "rule", calls: int = 0, discards: int = 0,
-             belief: float = 0.0) -> NetworkMCBot:
+             belief: float = 0.0, top: int = 0, margin: float = 0.0) -> NetworkMCBot:
     """Registry factory: ``nmc:PATH[,samples=N][,infer=X][,rollout=rule|net][,calls=N]
-    [,discards=N][,belief=X]``."""
+    [,discards=N][,belief=X][,top=K][,margin=P]``."""
     network = NeuralBot.load(arg, greedy=True)  # resolves best, best-PRESET, older names
     return NetworkMCBot(network, samples=samples, name=name, infer=infer, rollout=rollout,
-                        calls=calls, discards=discards, belief=belief)
+                        calls=calls, discards=discards, belief=belief, top=top,
+                        margin=margin)

@@ -108,6 +108,36 @@ def test_cards_are_the_searchs_best_and_ties_go_to_the_network(nmc, monkeypatch)
     assert nmc.act(view, random.Random(1)) == min(others[:2], key=lambda a: ranks[a])
 
 
+def test_top_searches_the_networks_favourites_and_margin_keeps_its_card(monkeypatch) -> None:
+    bot = make_bot("nmc:ppo-selfplay,samples=20,top=2,margin=4")
+    state = State(seed=11)
+    network = bot.network
+    while not (state.phase == Phase.PLAY and len(bot.search._mc.candidates(
+            seat_view(state, state.turn))) >= 3):
+        state.apply(network.act(seat_view(state, state.turn), random.Random(0)))
+    view = seat_view(state, state.turn)
+    ranks = network.preferences(view)
+    by_rank = sorted(bot.search._mc.candidates(view), key=lambda a: ranks[a])
+    searched = []
+
+    def scores(means):
+        def score(v, c, g, w=None):
+            searched.append(list(c))
+            return np.array([means.get(a, 0.0) for a in c])
+        monkeypatch.setattr(bot.search, "score", score)
+
+    scores({by_rank[1]: 4.0, by_rank[2]: 50.0})  # the third card is not searched ...
+    assert bot.act(view, random.Random(1)) == by_rank[0]  # ... and 4 points is no margin
+    assert searched[-1] == by_rank[:2]
+    scores({by_rank[1]: 4.5})
+    assert bot.act(view, random.Random(1)) == by_rank[1]  # more than the margin: overridden
+    for bad in ("top=-2", "margin=-1"):
+        with pytest.raises(ValueError, match=bad.split("=")[0]):
+            check_spec(f"nmc:ppo-selfplay,{bad}")
+    with pytest.raises(ValueError, match="top=1"):
+        make_bot("nmc:ppo-selfplay,top=1")
+
+
 def test_same_seed_same_play(nmc) -> None:
     def hand() -> list[int]:
         state = State(seed=5)
