@@ -80,6 +80,13 @@ def run_part(part: str, rules: Rules) -> None:
 
         obs = np.zeros((n, layout(players).size), dtype=np.float32)
         fastobs.observe_turn(fast, live[live >= 0], obs, np.zeros(n, dtype=np.int64), None)
+        from fh_env.compiled.table import CompiledTable  # the AEC env's fast path
+        from fh_env.engine import State
+
+        table = CompiledTable(rules)
+        table.load(State(rules, seed=0))
+        table.observe(0)
+        table.apply(table.legal_actions()[0])
     else:
         raise ValueError(f"part {part!r}: choose one of {', '.join(PARTS)}")
 
@@ -95,7 +102,9 @@ def _kernels(part: str) -> list:
         from agents.compiled import rule
 
         return [rule.act]
-    return [fastobs._observe_turn]
+    from fh_env.compiled import table
+
+    return [fastobs._observe_turn, *table.KERNELS]
 
 
 def cached(part: str) -> bool:

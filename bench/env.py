@@ -63,6 +63,7 @@ def full_encoding_raw_env(**kwargs: Any) -> Any:
     from fh_env.envs.aec import raw_env
 
     env = raw_env(**kwargs)
+    env.compiled_core = False  # the reference engine, as before the compiled table
     env.incremental_observations = False
     return env
 
@@ -77,6 +78,7 @@ def before_env(**kwargs: Any) -> Any:
     from pettingzoo.utils import wrappers
 
     env = fh_env.env(**kwargs)
+    env.unwrapped.compiled_core = False
     env.unwrapped.incremental_observations = False
     order = wrappers.OrderEnforcingWrapper
     for name, method in (("last", AECEnv.last), ("observe", order.observe),

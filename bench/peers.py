@@ -20,7 +20,9 @@ time per system; the ratio is ours ÷ the peer in agent steps per CPU second, pe
 
 Ours is also measured through the PettingZoo AEC env (``fh_env.env()``, the loop of
 :mod:`bench.env`: ``last()`` observes the agent on turn), and set beside OpenSpiel's bridge with
-its tensor and mask in games (hands) per CPU second: ``aec_over_bridge_games``.
+its tensor and mask in games (hands) per CPU second: ``aec_over_bridge_games``.  With numba's
+cache warm the env steps in the compiled core (:mod:`fh_env.compiled.table`), else on the
+reference engine: ``aec_path`` says which.
 """
 
 from __future__ import annotations
@@ -162,8 +164,11 @@ def measure(seconds: float, runs: int) -> dict[str, Any]:
             None if ours is None else median_ratio(runs_, ours, name, "steps_per_cpu_s"))
     aec_over_bridge = (median_ratio(runs_, AEC, BRIDGE_OBSERVED, "episodes_per_cpu_s")
                        if BRIDGE_OBSERVED in figures else None)
+    from fh_env.compiled.table import ready
+
     return {"seconds": seconds, "runs": runs, "openspiel": have_openspiel(),
-            "systems": figures, "aec_over_bridge_games": aec_over_bridge}
+            "systems": figures, "aec_over_bridge_games": aec_over_bridge,
+            "aec_path": "compiled core" if ready(4) else "reference engine (numba cache cold)"}
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
@@ -182,7 +187,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         print(f"{name:<34}{f['steps_per_cpu_s']:>13,.0f}{f['episodes_per_cpu_s']:>13,.0f}{ratio}")
     if result["aec_over_bridge_games"] is not None:
         print(f"{AEC} hands ÷ {BRIDGE_OBSERVED} games, per CPU second: "
-              f"{result['aec_over_bridge_games']:.2f}")
+              f"{result['aec_over_bridge_games']:.2f} (the env stepped in the "
+              f"{result['aec_path']})")
     return result
 
 

@@ -30,6 +30,13 @@ from fh_env.view import seat_view
 PRESET_NAMES = list(PRESETS)
 
 
+@pytest.fixture(autouse=True)
+def _reference_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The env on the reference engine, whose observations the observer keeps (a warm numba
+    cache would otherwise step it in the compiled core: tests/test_env_compiled.py)."""
+    monkeypatch.setattr(raw_env, "compiled_core", False)
+
+
 def reference(game: State, seat: int) -> dict[str, np.ndarray]:
     return observation(seat_view(game, seat))
 

@@ -16,11 +16,17 @@ Observations        ``{"observation": float32[OBS_SIZE], "action_mask": int8[130
                     3 or 6 players the sizes of ``fh_env.observe.layout(players)``)
 Observation values  seat-relative, perfect recall: the index table of :mod:`fh_env.observe`;
                     ``fh_env.observe.decode(obs)`` reads one back into named fields; the Box
-                    has finite bounds per entry (``observation_bounds``); kept up to date per
-                    seat from the game's events (:mod:`fh_env.observe_incremental`), new
-                    arrays at every call
+                    has finite bounds per entry (``observation_bounds``); written by the
+                    compiled core when numba's cache is warm (:mod:`fh_env.compiled.table`),
+                    else kept up to date per seat from the game's events
+                    (:mod:`fh_env.observe_incremental`), new arrays at every call
 State               ``state()``: float32[STATE_SIZE], the full deal (``encode_state``)
 ==================  ==============================================================
+
+With numba's cache warm (``make venv`` fills it) each episode is stepped in one record of the
+compiled core, byte for byte the reference engine's game (``tests/test_env_compiled.py``), and
+the engine's ``State`` is rebuilt only when read; reading ``game`` moves the episode onto the
+engine so that the State held stays live; ``raw_env.compiled_core = False`` keeps to the engine.
 
 Turns follow the engine: the agent on turn is the seat on turn, so the same agent acts several
 times in a row for the single-card discards of a kitty exchange (then, in double nullo, the
@@ -85,7 +91,7 @@ import os
 import random
 from operator import attrgetter
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from gymnasium import spaces
@@ -105,6 +111,8 @@ from ..observe import encode_state, layout, observation, observation_bounds, sta
 from ..observe_incremental import IncrementalObserver
 from ..rules import Rules, RulesSpec, resolve_rules, rules_name
 from ..view import SeatView, seat_view
+if TYPE_CHECKING:
+    from ..compiled.table import CompiledTable
 from .rewards import check_episode, side_rewards, team_rewards
 from .rewards import illegal_reward as default_illegal_reward
 
@@ -210,9 +218,53 @@ class raw_env(AECEnv, EzPickle):
         low, high = state_bounds(rules, episode)
         self.state_space = spaces.Box(low, high, (layout(players).state_size,), np.float32)
         self._seeds: random.Random | None = None
-        self._game: State | None = None
+        self._state: State | None = None  # the episode's game, when not stale
+        self._stale = False  # whether the compiled table has moved on since _state was made
+        self._table: CompiledTable | None = None  # the episode's game in the compiled core
+        self._tables: dict[Rules, CompiledTable] = {}
+        self._compiled_ready: bool | None = None  # numba's cache holds the table's kernels
         self._rewarded = False  # whether self.rewards holds non-zero values
         self._observer = IncrementalObserver(players)
+
+    # ------------------------------------------------------------------ the game
+    #: Step the episode in the compiled core (:mod:`fh_env.compiled.table`) when numba's cache
+    #: already holds its kernels for this table size; False (or a cold cache) keeps to the
+    #: reference engine.  The same games and observations either way.
+    compiled_core = True
+
+    @property
+    def _game(self) -> State | None:
+        """The episode's reference ``State``, rebuilt from the compiled table when stale."""
+        if self._stale:
+            self._state = self._table.state()  # type: ignore[union-attr]
+            self._stale = False
+        return self._state
+
+    @_game.setter
+    def _game(self, state: State) -> None:
+        self._state, self._stale = state, False
+        self._table = self._table_for(state.rules)
+        if self._table is not None:
+            self._table.load(state)
+
+    def _table_for(self, rules: Rules) -> CompiledTable | None:
+        """The compiled table of ``rules``, or None to play on the reference engine."""
+        if not self.compiled_core:
+            return None
+        if self._compiled_ready is None:
+            from ..compiled import table  # numba, only once an episode starts
+
+            self._compiled_ready = table.ready(self.players)
+        if not self._compiled_ready:
+            return None
+        found = self._tables.get(rules)
+        if found is None:
+            from ..compiled.table import CompiledTable as make
+
+            if len(self._tables) >= 8:
+                self._tables.clear()
+            found = self._tables[rules] = make(rules)
+        return found
 
     # ------------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> spaces.Dict:
@@ -268,25 +320,33 @@ class raw_env(AECEnv, EzPickle):
 
     def _step_live(self, agent: str, action: int) -> None:
         """:meth:`step` for the agent on turn, alive, with an ``int`` action."""
-        game = self._game
-        try:
-            game.apply(action)  # checks legality first and leaves the state as it was if not
-        except IllegalActionError as err:
-            raise IllegalActionError(f"{agent}: {err}") from None
+        table = self._table
+        if table is not None:
+            if not table.apply(action):  # checks legality first and changes nothing if not
+                raise IllegalActionError(f"{agent}: {self._game.illegal_message(action)}")
+            self._stale = True
+            phase, turn = table.phase, table.turn
+        else:
+            game = self._state
+            try:
+                game.apply(action)  # checks legality first and leaves the state as it was if not
+            except IllegalActionError as err:
+                raise IllegalActionError(f"{agent}: {err}") from None
+            phase, turn = game.phase, game.turn
         self._cumulative_rewards[agent] = 0.0
         if self._rewarded:
             self._clear_rewards()
             self._rewarded = False
-        if game.phase >= _HAND_OVER:
-            self._end_of_hand(agent)
+        if phase >= _HAND_OVER:
+            self._end_of_hand(agent, phase)
         else:
-            self.agent_selection = self._agents[game.turn]
+            self.agent_selection = self._agents[turn]
         if self.render_mode == "human":
             self.render()
 
-    def _end_of_hand(self, last_agent: str) -> None:
-        game = self._game
-        result = game.result
+    def _end_of_hand(self, last_agent: str, phase: int) -> None:
+        source = self._table if self._table is not None else self._state
+        result = source.result() if self._table is not None else source.result
         self._hands_done += 1
         info = {"contract": result.contract, "contract_name": result.contract_name,
                 "declarer": result.declarer,
@@ -295,7 +355,7 @@ class raw_env(AECEnv, EzPickle):
         agents = self._agents
         for agent in agents:
             self.infos[agent] = dict(info)
-        winner = game.winner if game.phase == Phase.GAME_OVER and game.winner != DRAW else None
+        winner = source.winner if phase == Phase.GAME_OVER and source.winner != DRAW else None
         if self._sides == 2:
             side_reward = team_rewards(self.reward_mode, result.hand_points, winner,
                                        self.reward_scale)
@@ -307,12 +367,15 @@ class raw_env(AECEnv, EzPickle):
             self.rewards[agent] = float(side_reward[side_of(players, seat)])
         self._rewarded = any(r != 0.0 for r in side_reward)
         self._accumulate_rewards()
-        if self.episode == "hand" or game.phase == Phase.GAME_OVER:
+        if self.episode == "hand" or phase == Phase.GAME_OVER:
             for agent in agents:
                 self.terminations[agent] = True
             self.agent_selection = last_agent
         else:
+            game = self._game
             game.next_hand()
+            if self._table is not None:  # the compiled table takes the new hand
+                self._table.load(game)
             self.agent_selection = agents[game.turn]
 
     # ------------------------------------------------------------------ observing
@@ -323,9 +386,15 @@ class raw_env(AECEnv, EzPickle):
     incremental_observations = True
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        return self._observe_seat(_SEAT[agent])
+
+    def _observe_seat(self, seat: int) -> dict[str, np.ndarray]:
         if self.incremental_observations:
-            return self._observer._observation(self._game, _SEAT[agent])
-        return observation(seat_view(self._game, _SEAT[agent]))
+            table = self._table
+            if table is not None:
+                return table.observe(seat)
+            return self._observer._observation(self._state, seat)
+        return observation(seat_view(self._game, seat))
 
     def state(self) -> np.ndarray:
         """The full deal and history from seat 0's side (``fh_env.observe.encode_state``)."""
@@ -333,8 +402,13 @@ class raw_env(AECEnv, EzPickle):
 
     @property
     def game(self) -> State:
-        """The engine state of the episode (read it; changing it desynchronises the env)."""
-        return self._game
+        """The engine state of the episode (read it; changing it desynchronises the env).
+
+        It stays the live game: an episode stepped in the compiled core moves onto the
+        reference engine from here on (the next reset goes back)."""
+        state = self._game
+        self._table = None
+        return state
 
     def legal_actions(self) -> list[int]:
         """The legal action ids of the agent on turn (none once the episode is over)."""
@@ -343,6 +417,8 @@ class raw_env(AECEnv, EzPickle):
             raise RuntimeError("legal_actions() before reset()")
         if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
             return []
+        if self._table is not None:
+            return self._table.legal_actions()
         return game.legal_actions()
 
     def legal_action_names(self) -> list[str]:
@@ -663,22 +739,19 @@ class _OrderEnforcing(_ForwardAttributes, wrappers.OrderEnforcingWrapper):
         return self._observing.observe(agent)
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        term = self._usual
+        if term is not None and observe and self._has_reset:
+            # TerminateIllegal's observe of raw_env's observe, inlined
+            raw = self._raw
+            agent = raw.agent_selection
+            obs = term._prev_obs = raw._observe_seat(_SEAT[agent])
+            info = term._prev_info = raw.infos[agent]
+            return (obs, raw._cumulative_rewards[agent], raw.terminations[agent],
+                    raw.truncations[agent], info)
         if not self._has_reset:
             return super().last(observe)
         raw = self._raw
         agent = raw.agent_selection
-        term = self._usual
-        if term is not None and observe:
-            # TerminateIllegal's observe of raw_env's observe, inlined
-            if raw.incremental_observations:
-                obs = raw._observer._observation(raw._game, _SEAT[agent])
-            else:
-                obs = raw.observe(agent)
-            term._prev_obs = obs
-            infos = raw.infos
-            term._prev_info = infos.get(agent, {})
-            return (obs, raw._cumulative_rewards[agent], raw.terminations[agent],
-                    raw.truncations[agent], infos[agent])
         observing = self._observing
         if not observe:
             obs = None
@@ -691,23 +764,33 @@ class _OrderEnforcing(_ForwardAttributes, wrappers.OrderEnforcingWrapper):
                 raw.truncations[agent], raw.infos[agent])
 
     def step(self, action: Any) -> None:
-        raw = self._raw
         term = self._usual
-        # The usual step (a plain int, in range, legal for a live agent that was observed) goes
-        # straight to the raw env, as the chain would send it; anything else takes the chain.
-        if term is not None and type(action) is int and self._has_reset:
-            prev = term._prev_obs
-            if prev is not None and 0 <= action < raw.num_actions and raw.agents:
+        if term is not None and self._has_reset:
+            raw = self._raw
+            if raw.agents:
                 agent = raw.agent_selection
-                if (not raw.terminations[agent] and not raw.truncations[agent]
-                        and prev["action_mask"][action]):
+                dead = raw.terminations[agent] or raw.truncations[agent]
+                if type(action) is int:
+                    # The usual step (a plain int, in range, legal for a live agent that was
+                    # observed) goes straight to the raw env, as the chain would send it.
+                    prev = term._prev_obs
+                    if (not dead and prev is not None and 0 <= action < raw.num_actions
+                            and prev["action_mask"][action]):
+                        self._has_updated = True
+                        term._prev_obs = term._prev_info = None
+                        raw._step_live(agent, action)
+                        return
+                elif action is None and dead:
+                    # A dead agent's step: the chain's checks pass, and TerminateIllegal and
+                    # raw_env both hand it to PettingZoo's _was_dead_step.
                     self._has_updated = True
                     term._prev_obs = term._prev_info = None
-                    raw._step_live(agent, action)
+                    raw._was_dead_step(None)
                     return
-        if not (self._has_reset and raw.agents):
+        if not (self._has_reset and self._raw.agents):
             super().step(action)
             return
+        raw = self._raw
         self._has_updated = True
         term = self._observing
         if (type(term) is _TerminateIllegal and type(action) is int
