@@ -84,13 +84,19 @@ def test_calls_and_discards_are_the_networks_and_every_action_is_legal(nmc) -> N
     assert plays > 0
 
 
-def test_cards_are_the_searchs_best_and_ties_go_to_the_network(nmc, monkeypatch) -> None:
+def three_card_choice(bot: NetworkMCBot) -> SeatView:
+    """The first card decision with three or more distinct cards to search, the network
+    playing every seat until then (deal seed 11)."""
     state = State(seed=11)
-    network = nmc.network
-    while not (state.phase == Phase.PLAY and len(nmc.search._mc.candidates(
+    while not (state.phase == Phase.PLAY and len(bot.search._mc.candidates(
             seat_view(state, state.turn))) >= 3):
-        state.apply(network.act(seat_view(state, state.turn), random.Random(0)))
-    view = seat_view(state, state.turn)
+        state.apply(bot.network.act(seat_view(state, state.turn), random.Random(0)))
+    return seat_view(state, state.turn)
+
+
+def test_cards_are_the_searchs_best_and_ties_go_to_the_network(nmc, monkeypatch) -> None:
+    network = nmc.network
+    view = three_card_choice(nmc)
     candidates = nmc.search._mc.candidates(view)
     ranks = network.preferences(view)
     favourite = min(candidates, key=lambda a: ranks[a])
@@ -110,12 +116,8 @@ def test_cards_are_the_searchs_best_and_ties_go_to_the_network(nmc, monkeypatch)
 
 def test_top_searches_the_networks_favourites_and_margin_keeps_its_card(monkeypatch) -> None:
     bot = make_bot("nmc:ppo-selfplay,samples=20,top=2,margin=4")
-    state = State(seed=11)
     network = bot.network
-    while not (state.phase == Phase.PLAY and len(bot.search._mc.candidates(
-            seat_view(state, state.turn))) >= 3):
-        state.apply(network.act(seat_view(state, state.turn), random.Random(0)))
-    view = seat_view(state, state.turn)
+    view = three_card_choice(bot)
     ranks = network.preferences(view)
     by_rank = sorted(bot.search._mc.candidates(view), key=lambda a: ranks[a])
     searched = []
