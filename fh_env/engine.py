@@ -176,19 +176,6 @@ def rule_tables(rules: Rules) -> _RuleTables:
     return tables
 
 
-def _shuffle(rng: random.Random, deck: list[int]) -> None:
-    """``rng.shuffle(deck)``: the same draws in the same order, so a seed deals what it always
-    dealt, without ``shuffle``'s method call per card (a third of a new game's cost)."""
-    getrandbits = rng.getrandbits
-    for i in range(len(deck) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        deck[i], deck[j] = deck[j], deck[i]
-
-
 def deal_cards(rules: Rules, seed: int, deal_index: int) -> tuple[list[int], int]:
     """The deal of one hand: a 10-card hand per player and the kitty, as bitmasks (§1.3, §1.4)."""
     rng = random.Random(f"{seed}/{deal_index}")
@@ -197,7 +184,7 @@ def deal_cards(rules: Rules, seed: int, deal_index: int) -> tuple[list[int], int
     if rules.highest_joker_in_kitty:
         deck.remove(JOKER)
         kitty.append(JOKER)
-    _shuffle(rng, deck)
+    rng.shuffle(deck)
     n = rules.players
     hands = [mask_of(deck[10 * i: 10 * i + 10]) for i in range(n)]
     return hands, mask_of(kitty + deck[10 * n:])

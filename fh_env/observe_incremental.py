@@ -100,7 +100,6 @@ class IncrementalObserver:
         self._templates: dict[int, tuple[Any, np.ndarray]] = {}
         self._masks: dict[int, np.ndarray] = {}  # auction masks, which repeat
         self._num_actions = lay.num_actions
-        self._no_mask = np.zeros(lay.num_actions, np.int8)  # copied: faster than np.zeros
         self._width = lay.trick_width
         self._led_shift = lay.led_shift
         C = lay.num_cards
@@ -150,10 +149,11 @@ class IncrementalObserver:
         else:
             self._catch_up(st, state, seat)
         if state.turn != seat:
-            return {"observation": st.buf.copy(), "action_mask": self._no_mask.copy()}
+            return {"observation": st.buf.copy(),
+                    "action_mask": np.zeros(self._num_actions, np.int8)}
         legal = state.legal_mask()
         if state.phase:  # a few discards or cards: set them
-            mask = self._no_mask.copy()
+            mask = np.zeros(self._num_actions, np.int8)
             mv = memoryview(mask)
             while legal:
                 low = legal & -legal
@@ -286,13 +286,10 @@ class IncrementalObserver:
         if hand != old:  # _cards, inlined: a card played or discarded at nearly every step
             diff = hand ^ old
             at = self._hand
-            if diff & (diff - 1):  # several cards: a deal, the kitty taken up
-                while diff:
-                    low = diff & -diff
-                    mv[at + low.bit_length() - 1] = 1.0 if hand & low else 0.0
-                    diff ^= low
-            else:  # the usual: one card played or discarded
-                mv[at + diff.bit_length() - 1] = 0.0 if old & diff else 1.0
+            while diff:
+                low = diff & -diff
+                mv[at + low.bit_length() - 1] = 1.0 if hand & low else 0.0
+                diff ^= low
             st.hand = hand
 
         if old_phase <= _EXCHANGE:  # the auction and the exchanges

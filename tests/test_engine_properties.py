@@ -509,18 +509,3 @@ def test_same_seed_same_deals(rules: Rules, seed: int) -> None:
     c = State(rules, seed=seed + 1)
     d = State(rules, seed=seed)
     assert c.dealt != d.dealt or c.dealer != d.dealer
-
-
-def test_the_deal_shuffle_draws_as_random_shuffle() -> None:
-    """engine._shuffle is random.Random.shuffle without its method calls: a seed deals what it
-    always dealt, and the generator is left in the same place."""
-    import random as _random
-
-    from fh_env.engine import _shuffle
-
-    for seed in range(500):
-        a, b = list(range(43)), list(range(43))
-        one, two = _random.Random(f"{seed}/0"), _random.Random(f"{seed}/0")
-        one.shuffle(a)
-        _shuffle(two, b)
-        assert a == b and one.random() == two.random()

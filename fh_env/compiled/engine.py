@@ -861,21 +861,27 @@ def next_random_hands(games, rules, index):
 
 
 @njit(cache=True)
+def legal_row(g, r, row):
+    """Fill ``row[num_actions]`` with the game's legal actions (all zero once the hand is
+    over)."""
+    row[:] = 0
+    base, cards, leads = legal(g, r)
+    while cards != U0:
+        row[base + lowest_bit(cards)] = 1
+        cards &= cards - U1
+    lead_base = r.joker_lead_base
+    while leads != U0:
+        row[lead_base + lowest_bit(leads)] = 1
+        leads &= leads - U1
+
+
+@njit(cache=True)
 def legal_masks(games, rules, out):
     """Fill ``out[N, num_actions]`` with each game's legal actions (all zero once the hand is
     over)."""
     r = rules[0]
-    lead_base = r.joker_lead_base
     for i in range(games.shape[0]):
-        row = out[i]
-        row[:] = 0
-        base, cards, leads = legal(games[i], r)
-        while cards != U0:
-            row[base + lowest_bit(cards)] = 1
-            cards &= cards - U1
-        while leads != U0:
-            row[lead_base + lowest_bit(leads)] = 1
-            leads &= leads - U1
+        legal_row(games[i], r, out[i])
 
 
 @njit(cache=True)

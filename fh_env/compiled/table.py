@@ -12,7 +12,7 @@ something reads it.
 Only when numba's cache already holds these kernels for the table size (:func:`ready`): a cold
 cache would cost a compile of tens of seconds on the env's first step, so the env keeps to the
 reference engine until ``make venv`` (``python -m arena.warm``) or another run has filled it.
-``tests/test_env.py`` plays the two paths side by side.
+``tests/test_env_compiled.py`` plays the two paths side by side.
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from ..engine import HandResult, State
 from ..rules import Rules
 from . import engine as K
 from . import observe as O
-from .cards import U0, U1, lowest_bit
 from .games import FastGames
 
 
@@ -46,18 +45,10 @@ def _observe(games, rules, seat, lay, scales, features, bid_values, kitty_size, 
     unless the seat is on turn in a hand not over)."""
     g = games[0]
     O._encode(g, seat, lay, scales, features, bid_values, kitty_size, obs)
-    mask[:] = 0
-    if g.turn != seat or g.phase >= K.HAND_OVER:
-        return
-    r = rules[0]
-    base, cards, leads = K.legal(g, r)
-    while cards != U0:
-        mask[base + lowest_bit(cards)] = 1
-        cards &= cards - U1
-    lead_base = r.joker_lead_base
-    while leads != U0:
-        mask[lead_base + lowest_bit(leads)] = 1
-        leads &= leads - U1
+    if g.turn == seat:
+        K.legal_row(g, rules[0], mask)
+    else:
+        mask[:] = 0
 
 
 KERNELS = (_apply, _observe)
@@ -84,11 +75,9 @@ class CompiledTable:
         self.rules = rules
         self._fast = FastGames(1, rules)
         self._games, self._rules = self._fast.games, self._fast._rules
-        t = O._tables(rules)
-        self._args = (O._layout(rules.players), O._SCALES, t.features, t.bid_values,
-                      t.kitty_size)
-        size = O._layout(rules.players)[O._OBS_SIZE]
-        self._obs = np.zeros(size, np.float32)
+        t, lay = O._tables(rules), O._layout(rules.players)
+        self._args = (lay, O._SCALES, t.features, t.bid_values, t.kitty_size)
+        self._obs = np.zeros(lay[O._OBS_SIZE], np.float32)
         self._num_actions = self._fast.num_actions
         self._mask = np.zeros(self._num_actions, np.int8)
         self.phase = self.turn = 0
@@ -123,7 +112,9 @@ class CompiledTable:
     def legal_actions(self) -> list[int]:
         return self._fast.legal_actions(0)
 
+    @property
     def result(self) -> HandResult | None:
+        """The hand's result once it is over, else None (as ``State.result``)."""
         return self._fast.result(0)
 
     @property

@@ -111,10 +111,11 @@ from ..observe import encode_state, layout, observation, observation_bounds, sta
 from ..observe_incremental import IncrementalObserver
 from ..rules import Rules, RulesSpec, resolve_rules, rules_name
 from ..view import SeatView, seat_view
-if TYPE_CHECKING:
-    from ..compiled.table import CompiledTable
 from .rewards import check_episode, side_rewards, team_rewards
 from .rewards import illegal_reward as default_illegal_reward
+
+if TYPE_CHECKING:
+    from ..compiled.table import CompiledTable
 
 ENV_NAME = "five_hundred_v0"
 _HAND_OVER = Phase.HAND_OVER
@@ -251,19 +252,17 @@ class raw_env(AECEnv, EzPickle):
         """The compiled table of ``rules``, or None to play on the reference engine."""
         if not self.compiled_core:
             return None
-        if self._compiled_ready is None:
-            from ..compiled import table  # numba, only once an episode starts
+        from ..compiled import table  # numba, only once an episode starts
 
+        if self._compiled_ready is None:
             self._compiled_ready = table.ready(self.players)
         if not self._compiled_ready:
             return None
         found = self._tables.get(rules)
         if found is None:
-            from ..compiled.table import CompiledTable as make
-
             if len(self._tables) >= 8:
                 self._tables.clear()
-            found = self._tables[rules] = make(rules)
+            found = self._tables[rules] = table.CompiledTable(rules)
         return found
 
     # ------------------------------------------------------------------ spaces
@@ -345,8 +344,8 @@ class raw_env(AECEnv, EzPickle):
             self.render()
 
     def _end_of_hand(self, last_agent: str, phase: int) -> None:
-        source = self._table if self._table is not None else self._state
-        result = source.result() if self._table is not None else source.result
+        source = self._table if self._table is not None else self._state  # same result, winner
+        result = source.result
         self._hands_done += 1
         info = {"contract": result.contract, "contract_name": result.contract_name,
                 "declarer": result.declarer,
