@@ -376,3 +376,25 @@ def test_init_policy_starts_a_run_from_a_trained_agent(tmp_path: Path, capsys) -
     assert "init_policy" in capsys.readouterr().err and not (tmp_path / "r").exists()
     with pytest.raises(ValueError, match="init_policy"):
         TrainConfig(init_policy="no-such-agent").validate()
+
+
+def test_a_neural_teacher_labels_every_game_at_once_as_it_would_one_by_one() -> None:
+    """A network teaches in one forward pass a step (kickstarting, configs/train/quick.toml);
+    its labels are those its own act() gives game by game from each seat's view."""
+    from agents.neural import NeuralBot
+    from agents.registry import make_bot
+    from train.imitation import teacher_games
+
+    teacher = make_bot("neural:best")
+
+    class OneByOne(NeuralBot):  # not batch_player's type: the view-by-view path
+        pass
+
+    slow = OneByOne.__new__(OneByOne)
+    slow.__dict__.update(teacher.__dict__)
+    rollouts = [teacher_games(Trainer(tiny_config(num_envs=4, rules="australian-no-nullo")),
+                              bot, hands=8, chunk=0) for bot in (teacher, slow)]
+    a, b = rollouts
+    assert len(a) > 8 * 40
+    for name in ("obs", "mask", "actions", "rewards", "dones"):
+        np.testing.assert_array_equal(getattr(a, name), getattr(b, name))

@@ -7,8 +7,11 @@ play (``bc_teacher``, the ``rule`` bot by default) puts the learner where contra
 then improves on the teacher instead of unlearning to bid.
 
 The teacher plays every seat of ``num_envs`` games (:class:`fh_env.envs.vector.VectorEnv`, each
-seat seeing only its view; the ``rule`` teacher as its compiled twin, :mod:`agents.compiled.rule`,
-whose labels are the same, at every table size); every decision is recorded with the same
+seat seeing only its view).  A teacher that :func:`arena.batched.batch_player` takes decides for
+every game at once, with the labels it would give one at a time: the ``rule`` bot as its compiled
+twin (:mod:`agents.compiled.rule`, every table size), a neural agent in one forward pass over
+the games where it is on turn (so a trained network can teach a new one, kickstarting); any
+other bot decides game by game from its seat's view.  Every decision is recorded with the same
 per-seat bookkeeping as PPO rollouts (:class:`train.ppo.RolloutBuffer`), so each decision's
 value target is its seat's final hand reward.  Chunks of ``bc_chunk_hands`` hands are trained
 on for ``bc_epochs`` epochs (masked cross-entropy on the teacher's action plus ``vf_coef`` times
@@ -25,7 +28,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from agents.compiled.rule import RuleSeats, compiles
+from arena.batched import batch_player
 from fh_env.envs.vector import VectorEnv, game_seed
 from fh_env.view import seat_view
 
@@ -44,16 +47,14 @@ def teacher_games(trainer: "Trainer", bot: Any, hands: int, chunk: int) -> Rollo
     venv = VectorEnv(n, trainer.rules, seed=game_seed(cfg.seed, BC_STREAM, chunk))
     obs, mask, seat = venv.obs, venv.mask, venv.seat
     rngs = [random.Random(trainer.py_rng.getrandbits(64)) for _ in range(n)]
-    # The rule bot: its compiled twin, the same labels.
-    params = compiles(bot)
-    twin = None if params is None else RuleSeats(trainer.rules, params)
+    batched = batch_player(bot, trainer.rules)
     buffer = RolloutBuffer(n, venv.players)
     started, active = n, np.ones(n, dtype=bool)
     while active.any():
         rows = np.flatnonzero(active)
         actions = np.full(n, -1, dtype=np.int64)
-        if twin is not None:
-            actions[rows] = twin.act(venv.fast, rows)
+        if batched is not None:
+            actions[rows] = batched(venv.fast, rows, mask, rngs.__getitem__)
         else:
             for i in rows.tolist():
                 actions[i] = bot.act(seat_view(venv.states[i], int(seat[i])), rngs[i])
