@@ -398,3 +398,11 @@ def test_a_neural_teacher_labels_every_game_at_once_as_it_would_one_by_one() -> 
     assert len(a) > 8 * 40
     for name in ("obs", "mask", "actions", "rewards", "dones"):
         np.testing.assert_array_equal(getattr(a, name), getattr(b, name))
+
+
+def test_a_trained_teacher_of_other_rules_is_refused_before_the_run() -> None:
+    with pytest.raises(ValueError, match=r"config bc_teacher='neural:best' is invalid with "
+                                         r"rules='canadian': .*trained under other rules"):
+        tiny_config(rules="canadian", bc_hands=10, bc_teacher="neural:best")
+    tiny_config(rules="canadian", bc_hands=0, bc_teacher="neural:best")  # not imitated: no check
+    tiny_config(rules="canadian", bc_hands=10, bc_teacher="neural:best-canadian")

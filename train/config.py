@@ -200,11 +200,26 @@ class TrainConfig:
                 problems.append(f"config features=true is invalid with rules={self.rules!r} "
                                 f"({players} players): the derived inputs read the 4-player "
                                 "observation layout only; set features = false")
+            if self.bc_hands and (problem := self._teacher_problem()):
+                problems.append(problem)
             if self.workers > self.num_envs:
                 problems.append(f"config workers={self.workers} is invalid: expected at most "
                                 f"num_envs={self.num_envs} (the workers share num_envs games)")
         if problems:
             raise ValueError("; ".join(problems))
+
+    def _teacher_problem(self) -> str | None:
+        """Why a trained teacher (``neural:``, ``nmc:``) cannot play this run's rules, checked
+        before anything is written (its checkpoint is read), or None."""
+        from agents.registry import bot_kind, make_bot
+
+        if bot_kind(self.bc_teacher) not in ("neural", "nmc"):
+            return None
+        try:
+            make_bot(self.bc_teacher, self.make_rules())
+        except ValueError as err:
+            return f"config bc_teacher={self.bc_teacher!r} is invalid with rules={self.rules!r}: {err}"
+        return None
 
     # ------------------------------------------------------------------ derived
     def make_rules(self) -> Rules:
