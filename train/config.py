@@ -218,7 +218,8 @@ class TrainConfig:
         try:
             make_bot(self.bc_teacher, self.make_rules())
         except ValueError as err:
-            return f"config bc_teacher={self.bc_teacher!r} is invalid with rules={self.rules!r}: {err}"
+            return (f"config bc_teacher={self.bc_teacher!r} is invalid with "
+                    f"rules={self.rules!r}: {err}")
         return None
 
     # ------------------------------------------------------------------ derived
