@@ -32,7 +32,10 @@ With ``calls`` above 0 the network's calls are searched too (call search): each 
 network's ``CALL_CANDIDATES`` favourite calls is tried in ``calls`` worlds drawn exactly from
 the seat's view, the rest of the auction and the kitty are played by the network at every
 seat (greedy, batched), and the cards by the compiled rule bot; the call with the best mean
-team score is made, ties going to the network's favourite.  With ``infer`` the worlds are
+team score is made, ties going to the network's favourite.  With ``rollout=net`` the cards
+after a searched call are the network's too (the search then values a call by the network's
+own continuation, as a deal branch does on the dealt cards); with ``belief`` its worlds are
+resampled by the belief model, as the card search's are.  With ``infer`` the worlds are
 weighted by the calls seen, as for the cards (the partner's calls are the network's own, so
 for them the model is exact).  ``discards`` searches the kitty discards the same way.  Both
 off by default; search distillation (:mod:`train.distill`) can fit the call scores.
@@ -48,7 +51,8 @@ effective sample size of 7, docs/research-log.md).
 ``top=K`` searches only the network's ``K`` favourite cards (fewer candidates, so fewer chances
 for the noise of a few worlds to pick a worse card), and ``margin=P`` keeps the network's
 favourite card unless the search's best scores more than ``P`` points a hand above it: the
-search overrides the network only where it sees a clear difference.  Both off by default.
+search overrides the network only where it sees a clear difference (for a searched call,
+likewise against the network's favourite call).  Both off by default.
 
 Spec: ``nmc:PATH[,samples=N][,infer=X][,rollout=rule|net][,calls=N][,discards=N][,belief=X]
 [,top=K][,margin=P]``
@@ -152,11 +156,16 @@ class NetworkMCBot:
         if len(candidates) == 1:
             return candidates[0], candidates, None
         worlds = self.discards if view.phase == Phase.EXCHANGE else self.calls
-        games = CompiledSampler(view).sample_games(worlds, rng.getrandbits(64),
-                                                   len(candidates),
-                                                   self.search._loader(view.rules))
+        if self.belief:
+            games = self.belief_worlds(view, len(candidates), rng, worlds)
+        else:
+            games = CompiledSampler(view).sample_games(worlds, rng.getrandbits(64),
+                                                       len(candidates),
+                                                       self.search._loader(view.rules))
         weights = self.call_weights(view, games[::len(candidates)]) if self.infer else None
         means = self.call_scores(view, candidates, games, weights)
+        if self.margin and means.max() - means[0] <= self.margin:
+            return candidates[0], candidates, means  # the network's favourite stands
         best = np.flatnonzero(means == means.max())
         choice = min((candidates[int(i)] for i in best), key=lambda a: preferred[a])
         return choice, candidates, means
@@ -165,16 +174,21 @@ class NetworkMCBot:
                     weights: np.ndarray | None = None) -> np.ndarray:
         """Each call's (weighted) mean team score over ``games`` (each world once per
         candidate, in the order of ``candidates``): the call, then the network at every seat
-        to the first card, then the compiled rule bot to the end of the hand."""
+        to the first card, then the cards by whoever ``rollout`` names (the compiled rule bot,
+        or the network) to the end of the hand."""
         k = len(candidates)
         rules = view.rules
         fast = self._batch(rules, len(games))
         fast.games[:] = games
         fast.step(np.tile(np.asarray(candidates, dtype=np.int64), len(games) // k))
         self._network_until_play(fast, rules)
-        everyone = np.full(len(games), (1 << rules.players) - 1, dtype=np.uint64)
-        rows = np.arange(len(games), dtype=np.int64)
-        play_seats(fast.games, fast._rules, self.search.rule_twin(rules).record, rows, everyone)
+        if self.rollout == "net":
+            self._network_plays(fast, rules)
+        else:
+            everyone = np.full(len(games), (1 << rules.players) - 1, dtype=np.uint64)
+            rows = np.arange(len(games), dtype=np.int64)
+            play_seats(fast.games, fast._rules, self.search.rule_twin(rules).record, rows,
+                       everyone)
         self.search.rollouts += len(games)
         return candidate_means(fast.games, view.team, k, weights)
 
@@ -220,20 +234,22 @@ class NetworkMCBot:
         choice = min((candidates[int(i)] for i in best), key=lambda a: preferred[a])
         return choice, candidates, means
 
-    def belief_worlds(self, view: SeatView, repeat: int, rng: random.Random) -> np.ndarray:
-        """``samples`` worlds resampled by the belief model's weights from a larger exact
-        pool (module docstring), as fast-core records, each ``repeat`` times in a row."""
+    def belief_worlds(self, view: SeatView, repeat: int, rng: random.Random,
+                      count: int | None = None) -> np.ndarray:
+        """``count`` worlds (``samples`` unless given) resampled by the belief model's
+        weights from a larger exact pool (module docstring), as fast-core records, each
+        ``repeat`` times in a row."""
         from .belief import BELIEF_PATH, games_log_weights, load_belief
 
+        count = self.samples if count is None else count
         if self._belief is None:
             self._belief = load_belief(BELIEF_PATH)
-        pool = CompiledSampler(view).sample_games(self.samples * BELIEF_POOL,
+        pool = CompiledSampler(view).sample_games(count * BELIEF_POOL,
                                                   rng.getrandbits(64), 1,
                                                   self.search._loader(view.rules))
         logw = games_log_weights(view, self._belief.predict(view), pool, self.belief)
         cdf = np.cumsum(np.exp(logw - logw.max()))
-        picks = np.searchsorted(cdf / cdf[-1], (rng.random() + np.arange(self.samples))
-                                / self.samples)
+        picks = np.searchsorted(cdf / cdf[-1], (rng.random() + np.arange(count)) / count)
         return np.repeat(pool[np.minimum(picks, len(pool) - 1)], repeat)
 
     def network_scores(self, view: SeatView, candidates: list[int], games: np.ndarray,
@@ -243,27 +259,32 @@ class NetworkMCBot:
         per candidate, in the order of ``candidates``; returns each one's (weighted) mean team
         score."""
         k = len(candidates)
-        n = len(games) // k
         fast = self._batch(view.rules, len(games))
         fast.games[:] = games
-        fast.step(np.tile(np.asarray(candidates, dtype=np.int64), n))
+        fast.step(np.tile(np.asarray(candidates, dtype=np.int64), len(games) // k))
+        self._network_plays(fast, view.rules)
+        self.search.rollouts += len(games)
+        return candidate_means(fast.games, view.team, k, weights)
+
+    def _network_plays(self, fast: FastGames, rules: Rules) -> None:
+        """Play the network (greedy, every seat) in every game of ``fast`` from its cards to
+        the end of its hand, one batched forward pass a step (:class:`RolloutNet`)."""
         network = self.network
         if self._policy is None:
             self._policy = RolloutNet(network.net)
         policy = self._policy
-        encode = self._encode_rules(view.rules)
-        obs = np.zeros((len(games), network.net.obs_size), dtype=np.float32)
-        seats = np.zeros(len(games), dtype=np.int64)
-        masks = np.zeros((len(games), fast.num_actions), dtype=np.int8)
-        actions = np.full(len(games), -1, dtype=np.int64)
+        encode = self._encode_rules(rules)
+        n = len(fast.games)
+        obs = np.zeros((n, network.net.obs_size), dtype=np.float32)
+        seats = np.zeros(n, dtype=np.int64)
+        masks = np.zeros((n, fast.num_actions), dtype=np.int8)
+        actions = np.full(n, -1, dtype=np.int64)
         while (rows := np.flatnonzero(fast.games["phase"] == PLAY)).size:
             fastobs.observe_turn(fast, rows, obs, seats, encode)
             fastobs.action_masks(fast, out=masks)
             actions.fill(-1)
             actions[rows] = policy.act(obs, rows, masks)
             fast.step(actions, skip_negative=True)
-        self.search.rollouts += len(games)
-        return candidate_means(fast.games, view.team, k, weights)
 
     def _encode_rules(self, rules: Rules) -> Rules | None:
         """As NeuralBot.act encodes (:meth:`agents.neural.NeuralBot.encoding_rules`)."""

@@ -352,13 +352,14 @@ BOTS: dict[str, BotInfo] = {
                            "favourite calls too (0: the network's call)", minimum=0, default=0),
                     Option("discards", "int", "worlds per kitty discard: search the network's "
                            "favourite discards too (0: the network's)", minimum=0, default=0),
-                    Option("belief", "float", "resample the card search's worlds by the "
+                    Option("belief", "float", "resample the search's worlds by the "
                            "learned belief model (agents.belief), its weights to this power "
                            "(0: off)", minimum=0, default=0.0),
                     Option("top", "int", "search only the network's K favourite cards "
                            "(0: every card)", minimum=0, default=0),
-                    Option("margin", "float", "keep the network's card unless the search's "
-                           "best is more than this many points a hand better (0: off)",
+                    Option("margin", "float", "keep the network's card (or searched call) "
+                           "unless the search's best is more than this many points a hand "
+                           "better (0: off)",
                            minimum=0, default=0.0)),
                    _make_nmc, positional="PATH",
                    positional_help="a checkpoint (a file, a run directory or a shipped name)"),

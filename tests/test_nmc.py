@@ -278,14 +278,17 @@ def test_rollout_net_logits_are_the_networks(net: str) -> None:
                                                     for v in views]
 
 
-def test_call_search_scores_are_the_network_then_the_rule_bot_on_the_engine() -> None:
+@pytest.mark.parametrize("rollout", ["rule", "net"])
+def test_call_search_scores_are_the_network_then_the_rollout_on_the_engine(rollout) -> None:
     """``calls=N`` on the true deal scores each call as: the call, the greedy network at every
-    seat through the auction and the kitty, then the rule bot at every seat for the cards, all
-    on the reference engine (a differential test of the batch)."""
+    seat through the auction and the kitty, then the rule bot (or with ``rollout=net`` the
+    network) at every seat for the cards, all on the reference engine (a differential test of
+    the batch)."""
     from agents.rule import RuleBot
 
-    bot = make_bot("nmc:best,samples=1,calls=1")
-    network, rule = bot.network, RuleBot()
+    bot = make_bot(f"nmc:best,samples=1,calls=1,rollout={rollout}")
+    network = bot.network
+    rule = RuleBot() if rollout == "rule" else network
     checked = exchanges = 0
     for seed in range(30):
         state = State(seed=seed)
@@ -343,3 +346,22 @@ def test_a_searched_call_or_discard_is_the_best_of_the_networks_favourites(optio
     assert checked >= 10
     if option == "calls":
         assert overridden >= 1, "the search overrides the network somewhere"
+
+
+def test_a_call_search_with_belief_worlds_and_a_margin() -> None:
+    """``belief`` draws the call search's worlds too (``calls`` of them, each once per
+    candidate), and a margin larger than any hand's score keeps every call the network's."""
+    bot = make_bot("nmc:best,samples=1,calls=8,rollout=net,belief=1")
+    kept = make_bot("nmc:best,samples=1,calls=8,rollout=net,belief=1,margin=100000")
+    checked = 0
+    for seed in range(8):
+        state = State(seed=seed)
+        view = seat_view(state, state.turn)
+        worlds = bot.belief_worlds(view, 3, random.Random(seed), 8)
+        assert len(worlds) == 24 and (worlds[::3] == worlds[1::3]).all()
+        action, candidates, means = bot.decide_call(view, random.Random(seed))
+        assert action in view.legal_actions() and len(means) == len(candidates)
+        favourite = kept.network.act(view, random.Random(0))
+        assert kept.decide_call(view, random.Random(seed))[0] == favourite
+        checked += 1
+    assert checked == 8
