@@ -260,3 +260,50 @@ def test_rules_pick_the_game_and_the_stages_of_its_table_size(tmp_path: Path, ru
     assert sorted(p.name for p in run.glob("stage-*")) == runs
     agent = torch.load(run / "best.pt", weights_only=True)
     assert Rules.from_dict(agent["rules"]) == Rules.preset(rules)
+
+
+INIT_ONLY = """
+seed = 4
+eval_deals = 2
+final_eval_deals = 2
+eval_opponents = ["random"]
+init = "{init}"
+
+[[stages]]
+kind = "distill"
+search = "deal"
+hands = 2
+pieces = 1
+num_envs = 2
+workers = 1
+epochs = 1
+"""
+
+
+def test_a_pipeline_improves_the_init_agent_it_names(whole_run: Path, tmp_path: Path) -> None:
+    """``init`` names the agent the first stage starts from: a distill-only pipeline fits it
+    (same layout, new weights) and records the stage."""
+    start = whole_run / "best.pt"
+    path = tmp_path / "more.toml"
+    path.write_text(INIT_ONLY.format(init=start), encoding="utf-8")
+    run = tmp_path / "more"
+    assert main(["--config", str(path), "--run-dir", str(run), "--no-progress"]) == 0
+    stages = json.loads((run / "stages.json").read_text())
+    assert [s["kind"] for s in stages] == ["distill"]
+    assert weights(run / "best.pt").keys() == weights(start).keys()
+    assert not same_weights(run / "best.pt", start)
+
+
+@pytest.mark.parametrize("init,message", [
+    ("", "give the pipeline an init agent"),
+    ("nowhere.pt", "init='nowhere.pt': no checkpoint"),
+    ("best-canadian", "init='best-canadian'"),  # an agent of other rules
+])
+def test_a_bad_init_is_refused_before_the_run(tmp_path: Path, capsys, init: str,
+                                               message: str) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(INIT_ONLY.format(init=init), encoding="utf-8")
+    assert main(["--config", str(path), "--run-dir", str(tmp_path / "r")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("fh-train: error:") and "\n" not in err and message in err, err
+    assert not (tmp_path / "r").exists()

@@ -1,7 +1,8 @@
 """One command to a strong agent: the stages of a recipe in one config and one run directory.
 
 ``fh-train --config configs/train/strong.toml`` reads a config with ``[[stages]]`` tables and
-runs them in order, each starting from the agent the one before it left:
+runs them in order, each starting from the agent the one before it left (the first from
+``init`` where the config names an agent, so that a run can improve one already trained):
 
 * ``kind = "ppo"``: imitation then PPO self-play (:func:`train.run.train`); every other key of
   the table is a :class:`train.config.TrainConfig` field, validated as in any ``fh-train`` run;
@@ -139,6 +140,10 @@ class PipelineConfig:
     eval_workers: int = 1
     #: Where the PPO stages run (cpu, cuda, cuda:N, mps), unless a stage says otherwise.
     device: str = "cpu"
+    #: An agent the first stage starts from (a checkpoint, a run directory or a shipped name,
+    #: trained under the pipeline's rules): a PPO stage's ``init_policy``, the player of a
+    #: distill stage.  Empty: the first stage is PPO from scratch.
+    init: str = ""
     #: Each stage as its table: ``kind`` and that kind's keys.
     stages: list[dict[str, Any]] = field(default_factory=list)
 
@@ -204,9 +209,27 @@ class PipelineConfig:
         if not self.active_stages():
             raise ValueError(f"no stage runs at {load_rules(self.rules).players} players "
                              f"(rules={self.rules!r}): each stage's players key leaves it out")
+        if not isinstance(self.init, str):
+            raise ValueError(f"init={self.init!r} must be an agent: a checkpoint, a run "
+                             "directory or a shipped name")
+        if self.init:
+            self._check_init()
+        elif self.kind(self.active_stages()[0]) == "distill":
+            raise ValueError("the first stage is a distill stage, which improves an agent: "
+                             "give the pipeline an init agent, or put a ppo stage first")
         for i in self.active_stages():
             self.stage(i)  # every stage that runs is checked before anything runs
         return self
+
+    def _check_init(self) -> None:
+        """The init agent exists and plays exactly the pipeline's rules (its checkpoint is
+        read): the distill stages collect under the agent's own rules."""
+        from agents.neural import NeuralBot
+
+        try:
+            NeuralBot.load(self.init).check_rules(load_rules(self.rules))
+        except ValueError as err:
+            raise ValueError(f"init={self.init!r}: {err}") from None
 
     def active_stages(self) -> list[int]:
         """The stages that run under the pipeline's rules (a stage's ``players`` key lists the
@@ -262,11 +285,13 @@ def run_pipeline(cfg: PipelineConfig, run_dir: Path, progress: bool = True,
     when stage ``i`` is recorded (the tests kill the run there)."""
     from torch.utils.tensorboard import SummaryWriter
 
+    from agents.neural import resolve_checkpoint
+
     run_dir.mkdir(parents=True, exist_ok=True)
     _write_json(run_dir / "pipeline.json", dataclasses.asdict(cfg))
     done = _read_stages(run_dir)
     writer = SummaryWriter(str(run_dir))
-    agent = ""
+    agent = str(resolve_checkpoint(cfg.init)) if cfg.init else ""
     try:
         active = cfg.active_stages()
         for pos, i in enumerate(active):
