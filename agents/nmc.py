@@ -54,8 +54,14 @@ favourite card unless the search's best scores more than ``P`` points a hand abo
 search overrides the network only where it sees a clear difference (for a searched call,
 likewise against the network's favourite call).  Both off by default.
 
+``time=S`` is a time control: each searched decision repeats rounds of ``samples`` worlds
+(``calls`` or ``discards`` for a searched call or discard) until ``S`` seconds have passed since
+it began, at least one round, and averages the rounds.  The number of rounds depends on the
+machine's speed, so with ``time`` the same seed no longer gives the same games; ``samples``
+alone is the reproducible control.
+
 Spec: ``nmc:PATH[,samples=N][,infer=X][,rollout=rule|net][,calls=N][,discards=N][,belief=X]
-[,top=K][,margin=P]``
+[,top=K][,margin=P][,time=S]``
 (``PATH`` as for ``neural``: a checkpoint, a run directory, a shipped name or ``best``).  It plays the
 table sizes and rules both halves play (the network's rules, ``mcfast``'s compiled core).
 """
@@ -63,6 +69,8 @@ table sizes and rules both halves play (the network's rules, ``mcfast``'s compil
 from __future__ import annotations
 
 import random
+import time
+from typing import Callable
 
 import numpy as np
 import torch
@@ -98,7 +106,12 @@ class NetworkMCBot:
     def __init__(self, network: NeuralBot, samples: int = 100, name: str | None = None,
                  infer: float = 0.0, rollout: str = "rule", calls: int = 0,
                  discards: int = 0, belief: float = 0.0, top: int = 0,
-                 margin: float = 0.0) -> None:
+                 margin: float = 0.0, time: float = 0.0) -> None:
+        if time < 0:
+            raise ValueError(f"nmc time={time}: seconds a decision are at least 0 (0: one "
+                             "round of samples)")
+        self.time = float(time)
+        self.rounds = 0  # search rounds run so far (rounds a decision, with time)
         if top < 0 or top == 1:
             raise ValueError(f"nmc top={top}: search the network's 2 or more favourite cards, "
                              "or 0 for every card")
@@ -156,14 +169,18 @@ class NetworkMCBot:
         if len(candidates) == 1:
             return candidates[0], candidates, None
         worlds = self.discards if view.phase == Phase.EXCHANGE else self.calls
-        if self.belief:
-            games = self.belief_worlds(view, len(candidates), rng, worlds)
-        else:
-            games = CompiledSampler(view).sample_games(worlds, rng.getrandbits(64),
-                                                       len(candidates),
-                                                       self.search._loader(view.rules))
-        weights = self.call_weights(view, games[::len(candidates)]) if self.infer else None
-        means = self.call_scores(view, candidates, games, weights)
+
+        def search_round() -> np.ndarray:
+            if self.belief:
+                games = self.belief_worlds(view, len(candidates), rng, worlds)
+            else:
+                games = CompiledSampler(view).sample_games(worlds, rng.getrandbits(64),
+                                                           len(candidates),
+                                                           self.search._loader(view.rules))
+            weights = self.call_weights(view, games[::len(candidates)]) if self.infer else None
+            return self.call_scores(view, candidates, games, weights)
+
+        means = self._timed(search_round)
         if self.margin and means.max() - means[0] <= self.margin:
             return candidates[0], candidates, means  # the network's favourite stands
         best = np.flatnonzero(means == means.max())
@@ -215,15 +232,7 @@ class NetworkMCBot:
             candidates = sorted(candidates, key=lambda a: preferred[a])
             if self.top:
                 candidates = candidates[:self.top]
-        if self.belief:
-            games = self.belief_worlds(view, len(candidates), rng)
-        else:
-            games = search.draw_worlds(view, len(candidates), rng)
-        weights = self.call_weights(view, games[::len(candidates)]) if self.infer else None
-        if self.rollout == "net":
-            means = self.network_scores(view, candidates, games, weights)
-        else:
-            means = search.score(view, candidates, games, weights)
+        means = self._timed(lambda: self._card_round(view, candidates, rng))
         if self.margin and means.max() - means[0] <= self.margin:
             return candidates[0], candidates, means  # the network's favourite stands
         best = np.flatnonzero(means == means.max())
@@ -233,6 +242,30 @@ class NetworkMCBot:
             preferred = self.network.preferences(view)  # the network's order over the actions
         choice = min((candidates[int(i)] for i in best), key=lambda a: preferred[a])
         return choice, candidates, means
+
+    def _card_round(self, view: SeatView, candidates: list[int], rng: random.Random
+                    ) -> np.ndarray:
+        """One round of the card search: ``samples`` worlds, each candidate's mean score."""
+        if self.belief:
+            games = self.belief_worlds(view, len(candidates), rng)
+        else:
+            games = self.search.draw_worlds(view, len(candidates), rng)
+        weights = self.call_weights(view, games[::len(candidates)]) if self.infer else None
+        if self.rollout == "net":
+            return self.network_scores(view, candidates, games, weights)
+        return self.search.score(view, candidates, games, weights)
+
+    def _timed(self, search_round: Callable[[], np.ndarray]) -> np.ndarray:
+        """One round of a search, or with ``time`` rounds until that many seconds have passed
+        since the decision began (at least one): the mean of the rounds' means, equal rounds
+        of worlds weighing alike."""
+        started = time.perf_counter()
+        total, rounds = search_round(), 1
+        while self.time and time.perf_counter() - started < self.time:
+            total = total + search_round()
+            rounds += 1
+        self.rounds += rounds
+        return total / rounds
 
     def belief_worlds(self, view: SeatView, repeat: int, rng: random.Random,
                       count: int | None = None) -> np.ndarray:
@@ -343,10 +376,11 @@ class NetworkMCBot:
 
 def make_nmc(name: str, arg: str, samples: int = 100, infer: float = 0.0,
              rollout: str = "rule", calls: int = 0, discards: int = 0,
-             belief: float = 0.0, top: int = 0, margin: float = 0.0) -> NetworkMCBot:
+             belief: float = 0.0, top: int = 0, margin: float = 0.0,
+             time: float = 0.0) -> NetworkMCBot:
     """Registry factory: ``nmc:PATH[,samples=N][,infer=X][,rollout=rule|net][,calls=N]
-    [,discards=N][,belief=X][,top=K][,margin=P]``."""
+    [,discards=N][,belief=X][,top=K][,margin=P][,time=S]``."""
     network = NeuralBot.load(arg, greedy=True)  # resolves best, best-PRESET, older names
     return NetworkMCBot(network, samples=samples, name=name, infer=infer, rollout=rollout,
                         calls=calls, discards=discards, belief=belief, top=top,
-                        margin=margin)
+                        margin=margin, time=time)

@@ -37,7 +37,7 @@ name               bot
                    shipped agent for the default rules (:data:`agents.shipped.BEST_AGENTS`)
 ``nmc``            a trained policy's calls and discards, Monte Carlo card play
                    (:mod:`agents.nmc`), ``nmc:PATH[,samples=N][,infer=X][,rollout=net]``
-                   ``[,calls=N][,discards=N]``
+                   ``[,calls=N][,discards=N][,belief=X][,top=K][,margin=P][,time=S]``
 ``ismcts``         OpenSpiel's IS-MCTS (:mod:`agents.ismcts`, imported lazily: the
                    ``openspiel`` extra); options ``sims``, ``uct_c``, ``rollouts``, ``rollout``
 =================  ==============================================================
@@ -360,7 +360,10 @@ BOTS: dict[str, BotInfo] = {
                     Option("margin", "float", "keep the network's card (or searched call) "
                            "unless the search's best is more than this many points a hand "
                            "better (0: off)",
-                           minimum=0, default=0.0)),
+                           minimum=0, default=0.0),
+                    Option("time", "float", "seconds a searched decision: repeat rounds of "
+                           "samples worlds until they pass (0: one round; not reproducible "
+                           "across machines)", minimum=0, default=0.0)),
                    _make_nmc, positional="PATH",
                    positional_help="a checkpoint (a file, a run directory or a shipped name)"),
     "ismcts": BotInfo("ismcts", "OpenSpiel's IS-MCTS on python_five_hundred (needs the "

@@ -365,3 +365,36 @@ def test_a_call_search_with_belief_worlds_and_a_margin() -> None:
         assert kept.decide_call(view, random.Random(seed))[0] == favourite
         checked += 1
     assert checked == 8
+
+
+def test_time_repeats_rounds_of_worlds_until_the_seconds_pass(monkeypatch) -> None:
+    """``time=S``: rounds of ``samples`` worlds until S seconds have passed (at least one),
+    the decision's scores the mean of the rounds'; without it, one round."""
+    import agents.nmc as nmc_module
+
+    bot = make_bot("nmc:best,samples=4,time=0.5")
+    assert make_bot("nmc:best").time == 0.0
+    with pytest.raises(ValueError, match="time"):
+        check_spec("nmc:best,time=-1")
+    clock = iter(np.arange(0.0, 100.0, 0.2))  # each reading 0.2 s after the one before
+    monkeypatch.setattr(nmc_module.time, "perf_counter", lambda: float(next(clock)))
+    rounds = iter([np.array([1.0, 5.0]), np.array([3.0, -1.0]), np.array([2.0, 2.0])])
+    means = bot._timed(lambda: next(rounds))
+    # started at 0.0; a round at 0.2 (< 0.5), another at 0.4 (< 0.5), stop at 0.6
+    assert bot.rounds == 3 and means.tolist() == [2.0, 2.0]
+    once = make_bot("nmc:best,samples=4")
+    assert once._timed(lambda: np.array([1.0, 2.0])).tolist() == [1.0, 2.0]
+    assert once.rounds == 1
+
+
+def test_a_timed_decision_searches_more_worlds_and_stays_legal() -> None:
+    bot = make_bot("nmc:best,samples=4,time=0.05")
+    state = State(seed=3)
+    while state.phase != Phase.PLAY:
+        state.apply(bot.act(seat_view(state, state.turn), random.Random(0)))
+    while state.phase == Phase.PLAY:
+        view = seat_view(state, state.turn)
+        action = bot.act(view, random.Random(1))
+        assert action in view.legal_actions()
+        state.apply(action)
+    assert bot.rounds > 8 * 2  # many rounds of 4 worlds a decision in 50 ms
