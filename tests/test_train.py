@@ -406,3 +406,9 @@ def test_a_trained_teacher_of_other_rules_is_refused_before_the_run() -> None:
         tiny_config(rules="canadian", bc_hands=10, bc_teacher="neural:best")
     tiny_config(rules="canadian", bc_hands=0, bc_teacher="neural:best")  # not imitated: no check
     tiny_config(rules="canadian", bc_hands=10, bc_teacher="neural:best-canadian")
+    # the teachers of the bids and of the card play, where they are used
+    with pytest.raises(ValueError, match=r"config bid_teacher='neural:best' is invalid"):
+        tiny_config(rules="canadian", bid_teacher_share=0.2, bid_teacher="neural:best")
+    with pytest.raises(ValueError, match=r"config play_teacher='nmc:best' is invalid"):
+        tiny_config(rules="canadian", play_teacher_coef=0.1, play_teacher="nmc:best")
+    tiny_config(rules="canadian", bid_teacher_share=0.0, bid_teacher="neural:best")

@@ -200,26 +200,29 @@ class TrainConfig:
                 problems.append(f"config features=true is invalid with rules={self.rules!r} "
                                 f"({players} players): the derived inputs read the 4-player "
                                 "observation layout only; set features = false")
-            if self.bc_hands and (problem := self._teacher_problem()):
-                problems.append(problem)
+            for key, used in (("bc_teacher", self.bc_hands > 0),
+                              ("bid_teacher", self.bid_teacher_share > 0),
+                              ("play_teacher", self.play_teacher_coef > 0)):
+                if used and (problem := self._teacher_problem(key)):
+                    problems.append(problem)
             if self.workers > self.num_envs:
                 problems.append(f"config workers={self.workers} is invalid: expected at most "
                                 f"num_envs={self.num_envs} (the workers share num_envs games)")
         if problems:
             raise ValueError("; ".join(problems))
 
-    def _teacher_problem(self) -> str | None:
-        """Why a trained teacher (``neural:``, ``nmc:``) cannot play this run's rules, checked
-        before anything is written (its checkpoint is read), or None."""
+    def _teacher_problem(self, key: str) -> str | None:
+        """Why the trained teacher in field ``key`` (``neural:``, ``nmc:``) cannot play this
+        run's rules, checked before anything is written (its checkpoint is read), or None."""
         from agents.registry import bot_kind, make_bot
 
-        if bot_kind(self.bc_teacher) not in ("neural", "nmc"):
+        spec = getattr(self, key)
+        if bot_kind(spec) not in ("neural", "nmc"):
             return None
         try:
-            make_bot(self.bc_teacher, self.make_rules())
+            make_bot(spec, self.make_rules())
         except ValueError as err:
-            return (f"config bc_teacher={self.bc_teacher!r} is invalid with "
-                    f"rules={self.rules!r}: {err}")
+            return f"config {key}={spec!r} is invalid with rules={self.rules!r}: {err}"
         return None
 
     # ------------------------------------------------------------------ derived
