@@ -58,25 +58,46 @@ def _sparse_layer(obs: np.ndarray, rows: np.ndarray, which: np.ndarray, weights:
                 h[c] = 0.0
 
 
+@njit(cache=True, fastmath=True)
+def _sparse_plus(obs: np.ndarray, weights: np.ndarray, base: np.ndarray) -> None:
+    """``base[k] = relu(base[k] + obs[k] @ weights)`` over the non-zero inputs (``base``:
+    each row's bias and dense part already summed)."""
+    width = base.shape[1]
+    for k in range(obs.shape[0]):
+        o = obs[k]
+        h = base[k]
+        for j in range(o.shape[0]):
+            v = o[j]
+            if v != 0.0:
+                for c in range(width):
+                    h[c] += v * weights[j, c]
+        for c in range(width):
+            if h[c] < 0.0:
+                h[c] = 0.0
+
+
 class RolloutNet:
     """Greedy actions of a :class:`agents.neural.PolicyNet` for rows of an observation batch."""
 
     def __init__(self, net: PolicyNet) -> None:
         self.net = net
         self.features = net.features
-        if self.features:
-            # The derived inputs (agents.features) are computed from the whole observation in
-            # torch: such a network runs its own forward pass.
-            return
         linears = [m for m in net.trunk if isinstance(m, torch.nn.Linear)]
         with torch.no_grad():
-            first = linears[0].weight.numpy().T.astype(np.float32)  # [obs, width]
+            first = linears[0].weight.numpy().T.astype(np.float32)  # [inputs, width]
             head_w = net.policy_head.weight.numpy().astype(np.float32)
             head_b = net.policy_head.bias.numpy().astype(np.float32)
             self.bias = linears[0].bias.numpy().astype(np.float32).copy()
             self.hidden = [(m.weight.numpy().T.astype(np.float32).copy(),
                             m.bias.numpy().astype(np.float32).copy()) for m in linears[1:]]
         self.trump_first = net.trump_first
+        if self.features:
+            # The derived inputs (agents.features) are computed in torch from the observation
+            # as the network reads it (relabelled, for trump_first); the first layer then
+            # reads the non-zero inputs of both in compiled code (most are 0/1 flags).
+            self.first = np.ascontiguousarray(first)
+            self.head = [(np.ascontiguousarray(head_w.T), head_b.copy())]
+            return
         if self.trump_first:
             obs_index, action_index = observe.trump_first_indices()
             # The network reads obs[obs_index[t]] and answers logits[action_index[t]]: the same
@@ -93,13 +114,7 @@ class RolloutNet:
         """The policy logits of ``obs[rows]`` (float32 ``[len(rows), actions]``) and which
         variant (trump row) each used."""
         if self.features:
-            with torch.no_grad():
-                x = torch.from_numpy(obs[rows])
-                logits, _ = self.net(x)
-                trump = x[:, observe.TRUMP_SLICE]
-                which = torch.where(trump.sum(1) > 0, trump.argmax(1), 4)
-            return logits.numpy(), (which.numpy() if self.net.trump_first
-                                    else np.zeros(len(rows), dtype=np.int64))
+            return self._feature_logits(obs, rows)
         if self.trump_first:
             trump = obs[rows][:, observe.TRUMP_SLICE]
             which = np.where(trump.sum(1) > 0, trump.argmax(1), 4).astype(np.int64)
@@ -115,6 +130,30 @@ class RolloutNet:
             sel = which == v
             out[sel] = x[sel] @ w + b
         return out, which
+
+    def _feature_logits(self, obs: np.ndarray, rows: np.ndarray
+                        ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`logits` of a network with the derived inputs (``PolicyNet.forward``'s
+        steps, its first layer sparse)."""
+        net = self.net
+        with torch.no_grad():
+            x = torch.from_numpy(obs[rows])
+            row = None
+            if net.trump_first:
+                trump = x[:, observe.TRUMP_SLICE]
+                row = torch.where(trump.sum(1) > 0, trump.argmax(1), 4)
+                x = x.gather(1, net.obs_index[row])
+            derived = net.card_features(x, row).numpy()
+        h = np.repeat(self.bias[None], len(rows), axis=0)
+        _sparse_plus(np.concatenate([x.numpy(), derived], axis=1), self.first, h)
+        for w, b in self.hidden:
+            h = np.maximum(h @ w + b, 0.0)
+        w, b = self.head[0]
+        logits = h @ w + b
+        if row is None:
+            return logits, np.zeros(len(rows), dtype=np.int64)
+        index = net.action_index[row].numpy()
+        return np.take_along_axis(logits, index, axis=1), row.numpy()
 
     def act(self, obs: np.ndarray, rows: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """The greedy legal action of each of ``obs[rows]`` (``masks``: int8, by game)."""

@@ -77,7 +77,7 @@ import torch
 
 from fh_env.actions import PASS
 from fh_env.compiled import observe as fastobs
-from fh_env.compiled.engine import PLAY
+from fh_env.compiled.engine import HAND_OVER, PLAY
 from fh_env.compiled.games import FastGames
 from fh_env.engine import Phase
 from fh_env.rules import Rules
@@ -98,6 +98,9 @@ ROLLOUTS = ("rule", "net")
 CALL_CANDIDATES = 4
 #: With ``belief``: how many exact worlds are drawn per world kept by the resampling.
 BELIEF_POOL = 10
+#: Most games the network plays out in one batch when many searches are scored together
+#: (:meth:`NetworkMCBot.decide_cards`): the observations take 10 kB a game.
+TOGETHER = 8192
 
 
 class NetworkMCBot:
@@ -222,34 +225,104 @@ class NetworkMCBot:
         cards searched, each one's mean team score over the worlds; None when only one card
         is worth searching).  Search distillation (:mod:`train.distill`) learns from the
         scores, not only from the card chosen."""
-        search = self.search
-        candidates = search._mc.candidates(view)
+        candidates = self.search._mc.candidates(view)
         if len(candidates) == 1:
             return candidates[0], candidates, None
-        preferred = None
-        if self.top or self.margin:
-            preferred = self.network.preferences(view)
-            candidates = sorted(candidates, key=lambda a: preferred[a])
-            if self.top:
-                candidates = candidates[:self.top]
+        candidates, preferred = self._narrowed(view, candidates)
         means = self._timed(lambda: self._card_round(view, candidates, rng))
+        return self._choose(view, candidates, preferred, means), candidates, means
+
+    def batchable(self) -> bool:
+        """Whether :meth:`decide_cards` decides as :meth:`act` would: no time control (a
+        decision's rounds depend on its own clock), no searched calls or discards, no
+        inference."""
+        return not (self.time or self.calls or self.discards or self.infer)
+
+    def decide_cards(self, views: list[SeatView], rngs: list[random.Random]) -> list[int]:
+        """The card of each view (all in card play, all under one rules), as :meth:`decide`
+        would choose it with that generator, the searches of every view scored together:
+        with ``rollout=net`` their worlds are played out as one batch, one forward pass a
+        step for all of them (a match of many games at once, :mod:`arena.batched`)."""
+        chosen: list[int | None] = [None] * len(views)
+        searched = []  # (index, candidates, the network's order or None, worlds)
+        for i, (view, rng) in enumerate(zip(views, rngs)):
+            candidates = self.search._mc.candidates(view)
+            if len(candidates) == 1:
+                chosen[i] = candidates[0]
+                continue
+            candidates, preferred = self._narrowed(view, candidates)
+            searched.append((i, candidates, preferred, self._worlds(view, candidates, rng)))
+        if self.rollout == "net":
+            means = self._network_scores_together([(views[i], c, w)
+                                                   for i, c, _, w in searched])
+        else:
+            means = [self.search.score(views[i], c, w) for i, c, _, w in searched]
+        for (i, candidates, preferred, _), m in zip(searched, means):
+            chosen[i] = self._choose(views[i], candidates, preferred, m)
+        return [int(a) for a in chosen]
+
+    def _narrowed(self, view: SeatView, candidates: list[int]
+                  ) -> tuple[list[int], np.ndarray | None]:
+        """The candidates ``top`` and ``margin`` leave, in the network's order where either is
+        set (then also that order, else None)."""
+        if not (self.top or self.margin):
+            return candidates, None
+        preferred = self.network.preferences(view)
+        candidates = sorted(candidates, key=lambda a: preferred[a])
+        return (candidates[:self.top] if self.top else candidates), preferred
+
+    def _worlds(self, view: SeatView, candidates: list[int], rng: random.Random) -> np.ndarray:
+        if self.belief:
+            return self.belief_worlds(view, len(candidates), rng)
+        return self.search.draw_worlds(view, len(candidates), rng)
+
+    def _choose(self, view: SeatView, candidates: list[int], preferred: np.ndarray | None,
+                means: np.ndarray) -> int:
+        """The searched card: the network's where ``margin`` keeps it, else the best mean,
+        ties to the network's favourite."""
         if self.margin and means.max() - means[0] <= self.margin:
-            return candidates[0], candidates, means  # the network's favourite stands
+            return candidates[0]  # the network's favourite stands
         best = np.flatnonzero(means == means.max())
         if len(best) == 1:
-            return candidates[int(best[0])], candidates, means
+            return candidates[int(best[0])]
         if preferred is None:
             preferred = self.network.preferences(view)  # the network's order over the actions
-        choice = min((candidates[int(i)] for i in best), key=lambda a: preferred[a])
-        return choice, candidates, means
+        return min((candidates[int(i)] for i in best), key=lambda a: preferred[a])
+
+    def _network_scores_together(self, searches: list[tuple[SeatView, list[int], np.ndarray]]
+                                 ) -> list[np.ndarray]:
+        """:meth:`network_scores` of several searches (view, candidates, worlds) under one
+        rules, their worlds played out in batches of up to ``TOGETHER`` games."""
+        out: list[np.ndarray] = []
+        start = 0
+        while start < len(searches):
+            stop, size = start, 0
+            while stop < len(searches) and (size == 0 or size + len(searches[stop][2])
+                                            <= TOGETHER):
+                size += len(searches[stop][2])
+                stop += 1
+            part = searches[start:stop]
+            rules = part[0][0].rules
+            fast = self._batch(rules, -(-size // 1024) * 1024)  # a few sizes, reused
+            fast.games[:size] = np.concatenate([w for _, _, w in part])
+            fast.games["phase"][size:] = HAND_OVER  # the padding plays no step
+            fast.step(np.concatenate(
+                [np.tile(np.asarray(c, dtype=np.int64), len(w) // len(c)) for _, c, w in part]
+                + [np.full(len(fast.games) - size, -1, dtype=np.int64)]), skip_negative=True)
+            self._network_plays(fast, rules)
+            self.search.rollouts += size
+            offset = 0
+            for view, candidates, worlds in part:
+                games = fast.games[offset:offset + len(worlds)]
+                out.append(candidate_means(games, view.team, len(candidates)))
+                offset += len(worlds)
+            start = stop
+        return out
 
     def _card_round(self, view: SeatView, candidates: list[int], rng: random.Random
                     ) -> np.ndarray:
         """One round of the card search: ``samples`` worlds, each candidate's mean score."""
-        if self.belief:
-            games = self.belief_worlds(view, len(candidates), rng)
-        else:
-            games = self.search.draw_worlds(view, len(candidates), rng)
+        games = self._worlds(view, candidates, rng)
         weights = self.call_weights(view, games[::len(candidates)]) if self.infer else None
         if self.rollout == "net":
             return self.network_scores(view, candidates, games, weights)

@@ -25,6 +25,7 @@ differently, so two actions tied to within float32 rounding could be ordered oth
 from __future__ import annotations
 
 import random
+import sys
 from typing import Callable, Sequence
 
 import numpy as np
@@ -34,7 +35,7 @@ from agents.random_bot import RandomBot
 from fh_env.actions import random_action
 from fh_env.compiled import observe as fastobs
 from fh_env.compiled.contracts import GAME_GOES_ON
-from fh_env.compiled.engine import HAND_OVER
+from fh_env.compiled.engine import HAND_OVER, PLAY
 from fh_env.compiled.games import FastGames
 from fh_env.contracts import DRAW
 from fh_env.engine import deal_cards
@@ -63,10 +64,16 @@ def batch_player(bot: Bot, rules: Rules) -> Player | None:
     if type(bot) is NeuralBot:
         bot.check_rules(rules)
         return _neural_player(bot, bot.encoding_rules(rules))  # as NeuralBot.act encodes
+    nmc = sys.modules.get("agents.nmc")  # loaded only if a bot is one
+    if nmc is not None and type(bot) is nmc.NetworkMCBot and bot.batchable():
+        bot.check_rules(rules)
+        return _nmc_player(bot, rules)
     return None
 
 
-BATCHED_KINDS = ("rule", "random", "neural")  # registry names of the bots batch_player takes
+#: Registry names of the bots batch_player takes (``nmc`` without the options that need the
+#: engine: ``time``, ``calls``, ``discards``, ``infer``).
+BATCHED_KINDS = ("rule", "random", "neural", "nmc")
 
 
 def may_batch(bot: Bot | str) -> bool:
@@ -79,7 +86,9 @@ def may_batch(bot: Bot | str) -> bool:
     from agents.neural import NeuralBot
     from agents.rule import RuleBot
 
-    return type(bot) in (RuleBot, RandomBot, NeuralBot)
+    nmc = sys.modules.get("agents.nmc")
+    return type(bot) in (RuleBot, RandomBot, NeuralBot) or (
+        nmc is not None and type(bot) is nmc.NetworkMCBot)
 
 
 def _legal_bits(mask_row: np.ndarray) -> int:
@@ -123,6 +132,29 @@ def _neural_player(bot, encode_rules: Rules | None) -> Player:
             legal = masks[i]
             out[k] = action if action < len(legal) and legal[action] else \
                 int(np.flatnonzero(legal)[-1])
+        return out
+
+    return play
+
+
+def _nmc_player(bot, rules: Rules) -> Player:
+    """``nmc``: the network's calls and discards in one forward pass (as a neural agent's),
+    and the card searches of every row on turn scored together
+    (:meth:`agents.nmc.NetworkMCBot.decide_cards`), each from its seat's view."""
+    from fh_env.view import seat_view
+
+    calls = _neural_player(bot.network, bot.network.encoding_rules(rules))
+
+    def play(fast: FastGames, rows: np.ndarray, masks: np.ndarray,
+             rngs: Callable[[int], random.Random]) -> np.ndarray:
+        out = np.empty(len(rows), dtype=np.int64)
+        cards = fast.games["phase"][rows] == PLAY
+        if (~cards).any():
+            out[~cards] = calls(fast, rows[~cards], masks, rngs)
+        if cards.any():
+            playing = rows[cards].tolist()
+            views = [seat_view(fast.to_state(i), int(fast.games["turn"][i])) for i in playing]
+            out[cards] = bot.decide_cards(views, [rngs(i) for i in playing])
         return out
 
     return play

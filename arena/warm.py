@@ -161,7 +161,8 @@ def parts_for(bots: Sequence[Any]) -> list[str]:
         if isinstance(bot, str):
             from agents.registry import bot_kind
 
-            kinds.add(bot_kind(bot))
+            kind = bot_kind(bot)
+            kinds.update(("rule", "neural") if kind == "nmc" else (kind,))
             continue
         from agents.compiled.rule import compiles
 

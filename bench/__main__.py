@@ -244,6 +244,7 @@ def eval_section(s: Settings) -> tuple[dict[str, Any], list[Row]]:
     from bench import evaluate
 
     raw = evaluate.measure(deals=20 if s.quick else 200, runs=s.runs)
+    raw.update(evaluate.measure(evaluate.SEARCH_PAIRS, deals=2 if s.quick else 10, runs=1))
     rows = []
     for pair, r in raw.items():
         rows += [row("eval", f"fh-eval {pair}, engine path", "cpu",
@@ -251,6 +252,13 @@ def eval_section(s: Settings) -> tuple[dict[str, Any], list[Row]]:
                  row("eval", f"fh-eval {pair}, batched (arena.batched)", "cpu",
                      r["batched_deals_per_cpu_s"], "deals/s", ratio=r["ratio"],
                      ratio_of="÷ engine path")]
+    net = evaluate.measure_rollout_net(positions=300 if s.quick else 1500, runs=s.runs)
+    raw["rollout_net"] = net
+    rows += [row("eval", "nmc's rollout policy (best), torch forward pass", "cpu",
+                 net["torch_rows_per_cpu_s"], "rows/s"),
+             row("eval", "nmc's rollout policy (best), RolloutNet (sparse, compiled)", "cpu",
+                 net["rollout_net_rows_per_cpu_s"], "rows/s", ratio=net["ratio"],
+                 ratio_of="÷ torch forward")]
     return raw, rows
 
 

@@ -53,6 +53,24 @@ def test_sampling_neural_agent_draws_from_the_seat_generators() -> None:
     assert batched == engine
 
 
+@pytest.mark.parametrize("spec", ["nmc:best,samples=8", "nmc:best,samples=4,rollout=net",
+                                  "nmc:best,samples=6,belief=1,top=3,margin=5"])
+def test_nmc_plays_the_engine_games(spec: str) -> None:
+    """``nmc`` batched (the card searches of every row on turn scored together) plays the
+    engine path's games: the same worlds from the same seat generators, the same choices."""
+    engine, batched = both_paths(spec, "rule", resolve_rules(None), 12)
+    assert batched == engine
+    assert sum(rec[3] == "A" for pair in engine for rec in pair) > 2
+
+
+def test_nmc_options_that_need_the_engine_take_it() -> None:
+    rules = resolve_rules(None)
+    for spec in ("nmc:best,time=0.01", "nmc:best,calls=4", "nmc:best,discards=4",
+                 "nmc:best,infer=1"):
+        assert batch_player(make_bot(spec, rules), rules) is None, spec
+    assert batch_player(make_bot("nmc:best,samples=3", rules), rules) is not None
+
+
 def test_whole_games_are_the_engine_games() -> None:
     rules = resolve_rules(None)
     a, b = make_bot("rule", rules), make_bot("neural:ppo-selfplay", rules)
