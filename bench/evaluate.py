@@ -17,8 +17,9 @@ from typing import Any
 
 PAIRS = (("neural:ppo-selfplay", "rule"), ("rule", "random"))
 #: Searches, on fewer deals (a network-rollout decision takes tens of milliseconds): batched,
-#: the worlds of every row on turn are played out together.
-SEARCH_PAIRS = (("nmc:best,samples=30,rollout=net", "neural:best"),)
+#: the network's calls of every row on turn take one forward pass and the card searches'
+#: worlds are played out together.
+SEARCH_PAIRS = (("nmc:best", "neural:best"), ("nmc:best,samples=30,rollout=net", "neural:best"))
 
 
 def measure(pairs: tuple[tuple[str, str], ...] = PAIRS, deals: int = 200, runs: int = 3,
