@@ -58,24 +58,6 @@ def _sparse_layer(obs: np.ndarray, rows: np.ndarray, which: np.ndarray, weights:
                 h[c] = 0.0
 
 
-@njit(cache=True, fastmath=True)
-def _sparse_plus(obs: np.ndarray, weights: np.ndarray, base: np.ndarray) -> None:
-    """``base[k] = relu(base[k] + obs[k] @ weights)`` over the non-zero inputs (``base``:
-    each row's bias and dense part already summed)."""
-    width = base.shape[1]
-    for k in range(obs.shape[0]):
-        o = obs[k]
-        h = base[k]
-        for j in range(o.shape[0]):
-            v = o[j]
-            if v != 0.0:
-                for c in range(width):
-                    h[c] += v * weights[j, c]
-        for c in range(width):
-            if h[c] < 0.0:
-                h[c] = 0.0
-
-
 class RolloutNet:
     """Greedy actions of a :class:`agents.neural.PolicyNet` for rows of an observation batch."""
 
@@ -95,7 +77,7 @@ class RolloutNet:
             # The derived inputs (agents.features) are computed in torch from the observation
             # as the network reads it (relabelled, for trump_first); the first layer then
             # reads the non-zero inputs of both in compiled code (most are 0/1 flags).
-            self.first = np.ascontiguousarray(first)
+            self.first = np.ascontiguousarray(first)[None]  # one variant: relabelled already
             self.head = [(np.ascontiguousarray(head_w.T), head_b.copy())]
             return
         if self.trump_first:
@@ -144,8 +126,10 @@ class RolloutNet:
                 row = torch.where(trump.sum(1) > 0, trump.argmax(1), 4)
                 x = x.gather(1, net.obs_index[row])
             derived = net.card_features(x, row).numpy()
-        h = np.repeat(self.bias[None], len(rows), axis=0)
-        _sparse_plus(np.concatenate([x.numpy(), derived], axis=1), self.first, h)
+        inputs = np.concatenate([x.numpy(), derived], axis=1)
+        h = np.empty((len(rows), self.bias.shape[0]), dtype=np.float32)
+        _sparse_layer(inputs, np.arange(len(rows)), np.zeros(len(rows), dtype=np.int64),
+                      self.first, self.bias, h)
         for w, b in self.hidden:
             h = np.maximum(h @ w + b, 0.0)
         w, b = self.head[0]

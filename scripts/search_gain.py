@@ -23,6 +23,7 @@ import time
 import numpy as np
 
 from agents.registry import make_bot
+from arena.stats import mean_ci
 from fh_env.actions import PASS
 from fh_env.compiled.games import FastGames
 from fh_env.engine import Phase, State
@@ -95,10 +96,9 @@ def main(argv: list[str] | None = None) -> int:
                 break
             state.apply(mine)
     for k, spec in enumerate(args.specs):
-        g = np.asarray(gains[k])
-        half = 1.96 * g.std(ddof=1) / np.sqrt(len(g)) if len(g) > 1 else float("nan")
+        mean, low, high, _ = mean_ci(gains[k])
         print(f"{spec}: decisions {decisions}, changed {changed[k]}, gain a decision "
-              f"{g.mean():+.1f} [{g.mean() - half:+.1f}, {g.mean() + half:+.1f}], "
+              f"{mean:+.1f} [{low:+.1f}, {high:+.1f}], "
               f"{1000 * seconds[k] / max(decisions, 1):.0f} ms a decision")
     return 0
 
