@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -307,3 +308,22 @@ def test_a_bad_init_is_refused_before_the_run(tmp_path: Path, capsys, init: str,
     err = capsys.readouterr().err.strip()
     assert err.startswith("fh-train: error:") and "\n" not in err and message in err, err
     assert not (tmp_path / "r").exists()
+
+
+def test_a_stage_that_keeps_earlier_data_says_when_it_is_missing(whole_run: Path,
+                                                                 tmp_path: Path, capsys) -> None:
+    """A run copied without its collections (the state/ folders keep no pieces) fits its
+    last stage on its own data: the run says so instead of fitting less in silence."""
+    text = INIT_ONLY.format(init=whole_run / "best.pt")
+    text += text[text.index("[[stages]]"):]  # a second deal stage, keep_earlier by default
+    cfg = PipelineConfig.from_dict(tomllib.loads(text))
+    run = tmp_path / "copied"
+
+    def drop_pieces(i: int) -> None:
+        if i == 0:
+            for piece in (run / "stage-1-distill").glob("piece-*.npz"):
+                piece.unlink()
+
+    run_pipeline(cfg, run, progress=False, after_stage=drop_pieces)
+    err = capsys.readouterr().err
+    assert "warning: stage 2 keeps earlier data, but stage 1's pieces are not in" in err

@@ -381,7 +381,12 @@ def _distill_stage(cfg: PipelineConfig, i: int, agent: str, stage_dir: Path,
                 # earlier stages scored the same way, newest first
                 if cfg.kind(j) == "distill" and cfg.stages[j].get("search", "deal") == \
                         stage.search:
-                    earlier += sorted(cfg.stage_dir(stage_dir.parent, j).glob("piece-*.npz"))
+                    found = sorted(cfg.stage_dir(stage_dir.parent, j).glob("piece-*.npz"))
+                    if not found:  # a run copied without its collections (state/ folders)
+                        print(f"fh-train: warning: stage {i + 1} keeps earlier data, but stage "
+                              f"{j + 1}'s pieces are not in {cfg.stage_dir(stage_dir.parent, j)}"
+                              ": fitting without them", file=sys.stderr, flush=True)
+                    earlier += found
         fit_agent(agent, pieces + earlier, out, epochs=stage.epochs,
                   learning_rate=stage.learning_rate, temperature=stage.temperature,
                   call_temperature=stage.call_temperature or None, anchor=stage.anchor,
