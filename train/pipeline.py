@@ -209,6 +209,8 @@ class PipelineConfig:
         if not self.active_stages():
             raise ValueError(f"no stage runs at {load_rules(self.rules).players} players "
                              f"(rules={self.rules!r}): each stage's players key leaves it out")
+        for i in self.active_stages():
+            self.stage(i)  # every stage that runs is checked before anything runs
         if not isinstance(self.init, str):
             raise ValueError(f"init={self.init!r} must be an agent: a checkpoint, a run "
                              "directory or a shipped name")
@@ -217,8 +219,6 @@ class PipelineConfig:
         elif self.kind(self.active_stages()[0]) == "distill":
             raise ValueError("the first stage is a distill stage, which improves an agent: "
                              "give the pipeline an init agent, or put a ppo stage first")
-        for i in self.active_stages():
-            self.stage(i)  # every stage that runs is checked before anything runs
         return self
 
     def _check_init(self) -> None:
