@@ -114,7 +114,7 @@ class CardFeatures(nn.Module):
         cards = slots[:, :, 4:4 + 4 * _C].reshape(b, 10, 4, _C)
         # any slot, any seat (0/1 inputs); a sum over the joined dims, as amax over two of
         # them is several times slower on the CPU
-        played = (cards.reshape(b, -1, _C).sum(1) > 0).to(obs.dtype)
+        played = (cards.flatten(1, 2).sum(1) > 0).to(obs.dtype)
         deck = self.deck[obs[:, self.deck_slice].argmax(1)]
         if row is not None:
             deck = deck.gather(1, self.card_index[row])

@@ -218,3 +218,14 @@ def test_features_are_refused_outside_the_four_player_layout():
     with pytest.raises(ValueError, match="4-player"):
         PolicyNet(observe.layout(3).size, [8], num_actions=observe.layout(3).num_actions,
                   features=True)
+
+
+def test_an_empty_batch_has_empty_features():
+    """A batch of no rows (a collection step where no game is on the network's turn) is a
+    batch of no features, not an error."""
+    import torch
+
+    from agents.features import FEATURE_SIZE, CardFeatures
+    from fh_env import observe
+
+    assert CardFeatures()(torch.zeros(0, observe.OBS_SIZE)).shape == (0, FEATURE_SIZE)
