@@ -199,6 +199,8 @@ def test_a_bad_pipeline_is_refused_in_one_line(tmp_path: Path, capsys, text: str
 def test_the_shipped_pipelines_are_valid() -> None:
     for path in sorted((ROOT / "configs" / "train").glob("strong*.toml")):
         PipelineConfig.from_toml(path)
+    step1 = PipelineConfig.from_toml(ROOT / "configs" / "train" / "presets" / "american-deal.toml")
+    assert step1.init == "ppo-american" and step1.rules == "american"
     assert (ROOT / "configs" / "train" / "strong.toml").exists()
 
 
