@@ -28,7 +28,7 @@ RENAMED: dict[str, str] = {
 #: the leaderboard of docs/bots.md (duplicate deals that neither training nor selection used);
 #: update it when a stronger agent is shipped.
 BEST_AGENTS: dict[str, str] = {"australian-no-nullo": "distill-branches-2",
-                               "australian": "ppo-australian",
+                               "australian": "distill-australian",
                                "canadian": "ppo-canadian",
                                "avondale-classic": "ppo-avondale-classic",
                                "american-double-nullo": "ppo-american-double-nullo",
