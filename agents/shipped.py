@@ -30,7 +30,7 @@ RENAMED: dict[str, str] = {
 BEST_AGENTS: dict[str, str] = {"australian-no-nullo": "distill-branches-2",
                                "australian": "distill-australian",
                                "canadian": "ppo-canadian",
-                               "avondale-classic": "ppo-avondale-classic",
+                               "avondale-classic": "distill-avondale-classic",
                                "american-double-nullo": "ppo-american-double-nullo",
                                "american-45": "ppo-american-45", "american": "distill-american"}
 DEFAULT_PRESET = "australian-no-nullo"  # the preset equal to Rules(), fh-eval's default
