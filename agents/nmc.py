@@ -174,21 +174,12 @@ class NetworkMCBot:
         worlds = self.discards if view.phase == Phase.EXCHANGE else self.calls
 
         def search_round() -> np.ndarray:
-            if self.belief:
-                games = self.belief_worlds(view, len(candidates), rng, worlds)
-            else:
-                games = CompiledSampler(view).sample_games(worlds, rng.getrandbits(64),
-                                                           len(candidates),
-                                                           self.search._loader(view.rules))
+            games = self._worlds(view, candidates, rng, worlds)
             weights = self.call_weights(view, games[::len(candidates)]) if self.infer else None
             return self.call_scores(view, candidates, games, weights)
 
         means = self._timed(search_round)
-        if self.margin and means.max() - means[0] <= self.margin:
-            return candidates[0], candidates, means  # the network's favourite stands
-        best = np.flatnonzero(means == means.max())
-        choice = min((candidates[int(i)] for i in best), key=lambda a: preferred[a])
-        return choice, candidates, means
+        return self._choose(view, candidates, preferred, means), candidates, means
 
     def call_scores(self, view: SeatView, candidates: list[int], games: np.ndarray,
                     weights: np.ndarray | None = None) -> np.ndarray:
@@ -271,15 +262,21 @@ class NetworkMCBot:
         candidates = sorted(candidates, key=lambda a: preferred[a])
         return (candidates[:self.top] if self.top else candidates), preferred
 
-    def _worlds(self, view: SeatView, candidates: list[int], rng: random.Random) -> np.ndarray:
+    def _worlds(self, view: SeatView, candidates: list[int], rng: random.Random,
+                count: int | None = None) -> np.ndarray:
+        """``count`` worlds (``samples`` unless given) drawn exactly from the view, or
+        resampled by the belief model with ``belief``, each once per candidate in a row."""
+        count = self.samples if count is None else count
         if self.belief:
-            return self.belief_worlds(view, len(candidates), rng)
-        return self.search.draw_worlds(view, len(candidates), rng)
+            return self.belief_worlds(view, len(candidates), rng, count)
+        return CompiledSampler(view).sample_games(count, rng.getrandbits(64), len(candidates),
+                                                  self.search._loader(view.rules))
 
     def _choose(self, view: SeatView, candidates: list[int], preferred: np.ndarray | None,
                 means: np.ndarray) -> int:
-        """The searched card: the network's where ``margin`` keeps it, else the best mean,
-        ties to the network's favourite."""
+        """The searched card (or call): the network's where ``margin`` keeps it, else the
+        best mean, ties to the network's favourite (``candidates[0]`` is it wherever
+        ``preferred`` is given or ``margin`` set)."""
         if self.margin and means.max() - means[0] <= self.margin:
             return candidates[0]  # the network's favourite stands
         best = np.flatnonzero(means == means.max())
