@@ -47,6 +47,7 @@ def served(tmp_path):
 
 
 SIZES = {"desktop": (1280, 900), "phone": (390, 844)}
+PATIENCE = 40  # seconds any wait may take: generous, since CI shares its cores with other work
 
 
 def chromium(size=(1280, 1000)):
@@ -79,7 +80,7 @@ def wait_turn(driver, phase: str, tricks: int | None = None) -> None:
         s = status(d)
         return (s["phase"] == phase and s["your-turn"] == "true"
                 and (tricks is None or s["tricks"] == str(tricks)))
-    WebDriverWait(driver, 20).until(ready)
+    WebDriverWait(driver, PATIENCE).until(ready)
 
 
 def click_card(driver, name: str) -> None:
@@ -87,7 +88,7 @@ def click_card(driver, name: str) -> None:
 
 
 def message(driver, contains: str) -> str:
-    WebDriverWait(driver, 10).until(
+    WebDriverWait(driver, PATIENCE).until(
         lambda d: contains in d.find_element(By.ID, "message").text)
     return driver.find_element(By.ID, "message").text
 
@@ -111,12 +112,12 @@ def test_a_whole_hand_by_clicks(served, browser, tmp_path):
     helper = Helper(game.rules, hint_bot="rule", samples=3, seed=11)
     view = seat_view(game.state, 2)
     expected = helper.estimates(game.state, view)
-    WebDriverWait(d, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#aid-estimate tr"))
+    WebDriverWait(d, PATIENCE).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#aid-estimate tr"))
     rows = d.find_elements(By.CSS_SELECTOR, "#aid-estimate tr")
     shown = [(int(r.get_attribute("data-action")), float(r.get_attribute("data-mean")),
               float(r.get_attribute("data-se"))) for r in rows]
     assert shown == [(e.action, e.mean, e.se) for e in expected]
-    WebDriverWait(d, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#aid-hint .hint"))
+    WebDriverWait(d, PATIENCE).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#aid-hint .hint"))
     hint = d.find_element(By.CSS_SELECTOR, "#aid-hint .hint")
     assert int(hint.get_attribute("data-action")) == expected[0].action  # one evaluation
     # The estimates panel is compact: the best few rows shown, the rest on a click.
@@ -129,10 +130,10 @@ def test_a_whole_hand_by_clicks(served, browser, tmp_path):
     assert out == {"SCDHJ"[row.suit]: row.out for row in card_count(view)}
     # A joker lead asks for its suit.
     click_card(d, "JK")
-    WebDriverWait(d, 5).until(lambda d: d.find_element(By.ID, "suit-picker").is_displayed())
+    WebDriverWait(d, PATIENCE).until(lambda d: d.find_element(By.ID, "suit-picker").is_displayed())
     d.find_element(By.CSS_SELECTOR, '#suit-buttons button[data-suit="H"]').click()
     # The completed trick stays on the table, its winner marked, for a pause; the bots wait.
-    held = WebDriverWait(d, 20).until(
+    held = WebDriverWait(d, PATIENCE, poll_frequency=0.05).until(
         lambda d: d.find_elements(By.CSS_SELECTOR, '#trick[data-held="1"] .played.winner'))
     winner = game.state.tricks[0][2]
     assert held[0].get_attribute("data-seat") == str(winner)
@@ -141,7 +142,7 @@ def test_a_whole_hand_by_clicks(served, browser, tmp_path):
     events = len(game.events)
     time.sleep(game.trick_pause_ms / 2000)
     assert d.find_elements(By.CSS_SELECTOR, '#trick[data-held="1"]') and len(game.events) == events
-    WebDriverWait(d, 10).until(lambda d: not d.find_elements(By.CSS_SELECTOR, '#trick[data-held]'))
+    WebDriverWait(d, PATIENCE).until(lambda d: not d.find_elements(By.CSS_SELECTOR, '#trick[data-held]'))
     wait_turn(d, "play", 1)
     assert game.state.tricks[0][3] == 3  # hearts led
     # A claim that does not stand (the 5♥ must lose a trick): refused, play goes on.
@@ -157,7 +158,7 @@ def test_a_whole_hand_by_clicks(served, browser, tmp_path):
     assert "you must follow diamonds" in reason
     # The screenshot for docs: a hand in progress with the aids open.  Written to docs/ only
     # when asked (FH_SCREENSHOT=1), so that a test run leaves the checkout as it was.
-    WebDriverWait(d, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#aid-estimate tr"))
+    WebDriverWait(d, PATIENCE).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#aid-estimate tr"))
     d.execute_script("window.scrollTo(0, 0)")
     shot = tmp_path / "shot.png"  # the docs' screenshots: scripts/screenshots.py
     assert d.save_screenshot(str(shot)) and shot.stat().st_size > 10_000
@@ -166,7 +167,7 @@ def test_a_whole_hand_by_clicks(served, browser, tmp_path):
     # Now every remaining card is a winner: the claim stands and finishes the hand.
     d.find_element(By.ID, "claim").click()
     message(d, "claim stands")
-    WebDriverWait(d, 10).until(lambda d: status(d)["phase"] == "hand_over")
+    WebDriverWait(d, PATIENCE).until(lambda d: status(d)["phase"] == "hand_over")
     assert "South (you)'s 6NT" in d.find_element(By.ID, "result").text
     assert game.state.result.tricks == (9, 1) and game.state.result.made
     # The reveal aid shows every hand once the hand is over; the discards are shown.
@@ -188,7 +189,7 @@ def test_a_whole_hand_by_clicks(served, browser, tmp_path):
     record = load_record(save)
     assert replay_states(record)[-1] == game.state
     d.get(url + "/replay")
-    WebDriverWait(d, 10).until(lambda d: "step 1 of" in d.find_element(By.ID, "position").text)
+    WebDriverWait(d, PATIENCE).until(lambda d: "step 1 of" in d.find_element(By.ID, "position").text)
     total = len(record["hands"][0]["actions"]) + 1
     assert d.find_element(By.ID, "position").text == f"step 1 of {total}"
     d.find_element(By.ID, "next").click()
@@ -208,7 +209,7 @@ def test_a_whole_hand_by_clicks(served, browser, tmp_path):
         "6NT" in d.find_element(By.ID, "replay-result").text
     # A reload resumes the game where it is.
     d.get(url + "/")
-    WebDriverWait(d, 10).until(lambda d: status(d)["phase"] == "hand_over")
+    WebDriverWait(d, PATIENCE).until(lambda d: status(d)["phase"] == "hand_over")
 
 
 # ---------------------------------------------------------------------- three and six players
@@ -229,17 +230,17 @@ def play_out_by_clicks(driver, check_trick) -> None:
         return s["phase"] in ("hand_over", "game_over") or (
             s["phase"] == "play" and s["your-turn"] == "true")
     for _ in range(11):
-        WebDriverWait(driver, 30).until(ready)
+        WebDriverWait(driver, PATIENCE).until(ready)
         s = status(driver)
         if s["phase"] != "play":
             return
-        WebDriverWait(driver, 10).until(
+        WebDriverWait(driver, PATIENCE).until(
             lambda d: not d.find_elements(By.CSS_SELECTOR, '#trick[data-held]'))
         check_trick(driver.find_elements(By.CSS_SELECTOR, "#trick .played"))
         driver.find_elements(By.CSS_SELECTOR, "#hand .card.legal")[0].click()
         if driver.find_element(By.ID, "suit-picker").is_displayed():
             driver.find_elements(By.CSS_SELECTOR, "#suit-buttons button:enabled")[0].click()
-        WebDriverWait(driver, 20).until(lambda d: status(d)["events"] != s["events"])
+        WebDriverWait(driver, PATIENCE).until(lambda d: status(d)["events"] != s["events"])
     raise AssertionError("the hand did not end")
 
 
@@ -273,7 +274,7 @@ def test_a_three_handed_hand_by_clicks(browser, tmp_path):
             click_card(d, name)
         d.find_element(By.ID, "confirm-discard").click()
         assert f"Contract {label} by West (you)" in \
-            WebDriverWait(d, 10).until(lambda d: d.find_element(By.ID, "contract").text)
+            WebDriverWait(d, PATIENCE).until(lambda d: d.find_element(By.ID, "contract").text)
         sizes = []
 
         def check_trick(played):
@@ -291,7 +292,7 @@ def test_a_three_handed_hand_by_clicks(browser, tmp_path):
         record = load_record(tmp_path / "three.json")
         assert replay_states(record)[-1] == game.state
         d.get(url + "/replay")
-        WebDriverWait(d, 10).until(lambda d: "step 1 of" in d.find_element(By.ID, "position").text)
+        WebDriverWait(d, PATIENCE).until(lambda d: "step 1 of" in d.find_element(By.ID, "position").text)
         assert len(d.find_elements(By.CSS_SELECTOR, "#hands .who")) == 3
         assert "North 0 · East 0 · West 0" in d.find_element(By.ID, "scores").text
         d.find_element(By.ID, "next-hand-step").click()
@@ -399,18 +400,18 @@ def test_a_hand_by_clicks_at_every_table_size_and_screen(preset, person, size, t
                     st["phase"] == "play" and st["your-turn"] == "true")
 
             for _ in range(11):
-                WebDriverWait(d, 30, poll_frequency=0.05).until(ready)
+                WebDriverWait(d, PATIENCE, poll_frequency=0.05).until(ready)
                 s = status(d)
                 if s["phase"] != "play":
                     break
-                WebDriverWait(d, 10).until(
+                WebDriverWait(d, PATIENCE).until(
                     lambda dr: not dr.find_elements(By.CSS_SELECTOR, '#trick[data-held]'))
                 check_trick(None)
                 card = d.find_elements(By.CSS_SELECTOR, "#hand .card.legal")[0]
                 card.click()
                 if d.find_element(By.ID, "suit-picker").is_displayed():
                     d.find_elements(By.CSS_SELECTOR, "#suit-buttons button:enabled")[0].click()
-                WebDriverWait(d, 20).until(lambda dr: status(dr)["events"] != s["events"])
+                WebDriverWait(d, PATIENCE).until(lambda dr: status(dr)["events"] != s["events"])
             assert status(d)["phase"] in ("hand_over", "game_over")
             assert len(held) >= 5  # most tricks were seen held (the poll is coarse)
             fits(d)
@@ -466,7 +467,7 @@ def test_every_click_of_a_hand_shows_feedback_within_300_ms(tmp_path):
             d.execute_script("arguments[0].scrollIntoView()", confirm)
             waits.append(timed_click(d, confirm))
             for _ in range(10):
-                WebDriverWait(d, 30, poll_frequency=0.05).until(
+                WebDriverWait(d, PATIENCE, poll_frequency=0.05).until(
                     lambda dr: status(dr)["phase"] in ("hand_over", "game_over") or (
                         status(dr)["phase"] == "play" and status(dr)["your-turn"] == "true"
                         and not dr.find_elements(By.CSS_SELECTOR, "#trick[data-held]")))
@@ -478,7 +479,7 @@ def test_every_click_of_a_hand_shows_feedback_within_300_ms(tmp_path):
                 if d.find_element(By.ID, "suit-picker").is_displayed():
                     waits.append(timed_click(d, d.find_elements(
                         By.CSS_SELECTOR, "#suit-buttons button:enabled")[0]))
-                WebDriverWait(d, 20).until(lambda dr: status(dr)["events"] != s["events"])
+                WebDriverWait(d, PATIENCE).until(lambda dr: status(dr)["events"] != s["events"])
     finally:
         d.quit()
     assert len(waits) >= 10  # the bid, the discards and the cards were all clicked
@@ -501,7 +502,7 @@ def test_the_start_screen_a_game_to_the_end_and_its_statistics(tmp_path):
     try:
         with serve_in_thread(create_app(host=host)) as url:
             d.get(url + "/")
-            WebDriverWait(d, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#start-levels input"))
+            WebDriverWait(d, PATIENCE).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#start-levels input"))
             assert d.find_element(By.ID, "start").is_displayed()
             options = [o.get_attribute("value") for o in
                        d.find_elements(By.CSS_SELECTOR, "#start-preset option")]
@@ -514,7 +515,7 @@ def test_the_start_screen_a_game_to_the_end_and_its_statistics(tmp_path):
             target.clear()
             target.send_keys("50")
             d.find_element(By.ID, "start-go").click()
-            WebDriverWait(d, 30).until(lambda d: status(d)["phase"] in ("auction", "exchange", "play", "hand_over", "game_over"))
+            WebDriverWait(d, PATIENCE).until(lambda d: status(d)["phase"] in ("auction", "exchange", "play", "hand_over", "game_over"))
             assert host.game.rules.target == 50
             for _ in range(400):
                 if host.game.state.game_over and status(d)["phase"] == "game_over":
@@ -535,7 +536,7 @@ def test_the_start_screen_a_game_to_the_end_and_its_statistics(tmp_path):
                 else:
                     time.sleep(0.1)
                     continue
-                WebDriverWait(d, 20).until(lambda dr: status(dr)["events"] != s["events"]
+                WebDriverWait(d, PATIENCE).until(lambda dr: status(dr)["events"] != s["events"]
                                            or status(dr)["phase"] == "game_over")
             assert host.game.state.game_over
             summary = stats.summary()["beginner"]
@@ -543,7 +544,7 @@ def test_the_start_screen_a_game_to_the_end_and_its_statistics(tmp_path):
             won = int(host.game.state.winner == 0)
             assert summary["won"] == won
             d.find_element(By.ID, "new-game").click()
-            row = WebDriverWait(d, 10).until(
+            row = WebDriverWait(d, PATIENCE).until(
                 lambda d: d.find_elements(By.CSS_SELECTOR, '#stats tr[data-level="beginner"]'))[0]
             assert row.find_element(By.CLASS_NAME, "played").text == "1"
             assert row.find_element(By.CLASS_NAME, "won").text == str(won)
@@ -574,7 +575,7 @@ def test_a_second_tab_follows_and_another_site_cannot_play(served, browser):
     d.find_element(By.CSS_SELECTOR, f'#calls button[data-action="{SIX_NT}"]').click()
     wait_turn(d, "exchange")
     d.switch_to.window(second)
-    WebDriverWait(d, 10).until(lambda d: status(d)["phase"] == "exchange")
+    WebDriverWait(d, PATIENCE).until(lambda d: status(d)["phase"] == "exchange")
     assert "6NT" in d.find_element(By.ID, "log").text
     assert len(game.state.calls) == 4  # both tabs asked for the bots' moves: made once each
     token = d.find_element(By.CSS_SELECTOR, 'meta[name="fh-token"]').get_attribute("content")
