@@ -11,6 +11,7 @@ import torch
 from agents.mc import distinct_plays, play_groups
 from agents.neural import NeuralBot
 from agents.registry import make_bot
+from fh_env.actions import PASS
 from fh_env.compiled.engine import PLAY
 from fh_env.engine import Phase, State
 from fh_env.view import seat_view
@@ -247,3 +248,34 @@ def test_a_call_search_collection_stores_scored_calls_only(tmp_path, capsys) -> 
     assert distill.main(["collect", "--teacher", "nmc:ppo-selfplay,samples=2", "--search", "calls",
                          "--hands", "1", "--seed", "1", "--out", str(out)]) == 2
     assert "calls=N" in capsys.readouterr().err and not out.exists()
+
+
+class _PassBot:
+    """A caller that passes wherever it may (a kitty discard: its first legal one)."""
+
+    name = "pass"
+
+    def __init__(self) -> None:
+        self.asked = 0
+
+    def act(self, view, rng) -> int:
+        self.asked += 1
+        legal = view.legal_actions()
+        return PASS if PASS in legal else legal[0]
+
+
+def test_a_caller_plays_the_lines_calls_and_the_network_keeps_their_labels() -> None:
+    """``caller``: the game's line takes the caller's calls (here passes, so every hand is
+    thrown in and no card is ever played), while the stored calls keep the network's labels."""
+    teacher = make_bot("nmc:ppo-selfplay,samples=2")
+    caller = _PassBot()
+    data = distill.collect(teacher, hands=20, seed=5, num_envs=4, progress=False, caller=caller)
+    assert (data["records"]["phase"] == 0).all() and caller.asked == len(data["labels"]) == 80
+    obs, mask = distill.Batches(teacher.network.rules)(data["records"])
+    assert (data["labels"] != PASS).any(), "the network's own calls are the labels"
+    assert np.array_equal(data["labels"], distill._greedy(teacher.network.net, obs.numpy(),
+                                                          mask.numpy()))
+    plain = distill.collect(teacher, hands=6, seed=5, num_envs=3, progress=False)
+    assert (plain["records"]["phase"] != 0).any()
+    with pytest.raises(ValueError, match="--caller 'mcslow'"):
+        distill.make_caller("mcslow", teacher.network.rules)

@@ -45,6 +45,7 @@ import numpy as np
 import torch
 
 from arena.duplicate import progress_bar
+from agents.base import Bot
 from agents.mc import play_groups
 from agents.neural import NeuralBot, PolicyNet, masked_logits
 from agents.nmc import NetworkMCBot
@@ -70,7 +71,8 @@ SEARCHES = ("cards", "calls", "both", "deal-calls", "deal")
 # ---------------------------------------------------------------------- collecting
 def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
             player: NeuralBot | None = None, progress: bool = True,
-            opponent: str | None = None, cards: bool = True, deal: str | None = None
+            opponent: str | None = None, cards: bool = True, deal: str | None = None,
+            caller: Bot | None = None, every_contract: bool = False
             ) -> dict[str, np.ndarray]:
     """``hands`` hands of ``teacher`` (or of ``player``, labelled by ``teacher``) on every
     seat: each decision's game record, the teacher's action and, where the search ran, the
@@ -86,7 +88,14 @@ def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
     false only the calls, and only the auction's decisions are stored.  With ``deal`` the
     network's decisions are scored by branches on the dealt cards instead
     (:mod:`train.branches`; the teacher's ``calls`` must be 0, ``cards`` false): ``"calls"``
-    its calls and kitty discards (only they are stored), ``"all"`` every decision.
+    its calls and kitty discards (only they are stored), ``"all"`` every decision; with
+    ``every_contract`` a branched call also tries each legal nullo, open nullo and double nullo.
+
+    With ``caller`` (a bot, e.g. ``mcfast``'s, :func:`make_caller`) it plays the calls and
+    kitty discards of the network's seats on the game's line (their labels and scores stay the
+    network's and the search's).  Why: a network that never bids a nullo never plays one, so neither the
+    search nor the branches see how to; ``mcfast`` bids them where its rollouts say they make,
+    and the card play of its contracts, as declarer and against, is then collected.
 
     Interrupted (Ctrl-C; ``main`` turns SIGTERM into the same), it returns what it has: every
     decision stands alone, so a long collection can be cut short without losing its work."""
@@ -105,7 +114,7 @@ def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
     n = min(num_envs, hands)
     venv = VectorEnv(n, rules, seed=game_seed(seed, STREAM, 0))
     other = _opponent(opponent, rules) if opponent else None
-    branches = DealBranches(network, rules, other) if deal else None
+    branches = DealBranches(network, rules, other, every_contract=every_contract) if deal else None
     theirs = np.arange(n) % 2  # the partnership the opponent holds, by table (swaps a hand)
     their_rngs = [random.Random(f"{seed}/opponent/{i}") for i in range(n)]
     rng = random.Random(seed)
@@ -123,7 +132,7 @@ def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
                                               their_rngs.__getitem__)
                 rows = rows[mine]
             labels_now = _greedy(network.net, venv.obs[rows], venv.mask[rows])
-            played = labels_now if player is None else _greedy(player.net, venv.obs[rows],
+            played = labels_now.copy() if player is None else _greedy(player.net, venv.obs[rows],
                                                                venv.mask[rows])
             q = np.full((len(rows), venv.num_actions), np.nan, dtype=np.float32)
             phase = games["phase"][rows]
@@ -141,6 +150,10 @@ def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
                         q[k, group] = value[group[0]]
                 if player is None:
                     played[k] = action
+            if caller is not None:
+                for k in np.flatnonzero(phase < PLAY).tolist():
+                    view = seat_view(venv.states[int(rows[k])], int(venv.seat[rows[k]]))
+                    played[k] = caller.act(view, rng)
             if branches is not None and (b := np.flatnonzero(
                     phase < PLAY if deal == "calls" else phase <= PLAY)).size:
                 with torch.no_grad():
@@ -184,6 +197,16 @@ def _opponent(spec: str, rules: Rules):
         raise ValueError(f"--opponent {spec!r}: not a bot the batched tables play "
                          "(rule, random or neural)")
     return play
+
+
+def make_caller(spec: str, rules: Rules) -> Bot:
+    """The bot ``spec`` names, checked against ``rules``: a collection's ``caller``."""
+    from agents.registry import make_bot
+
+    try:
+        return make_bot(spec, rules)
+    except ValueError as err:
+        raise ValueError(f"--caller {spec!r}: {err}") from None
 
 
 def _greedy(net: PolicyNet, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -480,6 +503,13 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--opponent", metavar="BOT",
                    help="a bot (rule, random or neural:...) holding one partnership, swapping "
                         "sides every hand; only the other side's decisions are stored")
+    c.add_argument("--caller", metavar="BOT",
+                   help="a bot (e.g. mcfast) whose calls and kitty discards the network's "
+                        "seats play, so that the card play of its contracts is collected "
+                        "(nullos, which a network that never bids them cannot learn to play)")
+    c.add_argument("--every-contract", action="store_true",
+                   help="with --search deal or deal-calls: a branched call also tries every "
+                        "legal nullo, open nullo and double nullo")
     c.add_argument("--out", required=True, help="the .npz file to write")
     f = sub.add_parser("fit", help="fit an agent to collected decisions")
     f.add_argument("--init", required=True, help="the agent to start from (name or file)")
@@ -518,7 +548,9 @@ def _collect_command(args: argparse.Namespace) -> None:
     player = NeuralBot.load(args.player, greedy=True) if args.player else None
     cards, deal = SEARCH_PARTS[args.search]
     data = collect(teacher, args.hands, args.seed, args.num_envs, player,
-                   opponent=args.opponent, cards=cards, deal=deal)
+                   opponent=args.opponent, cards=cards, deal=deal,
+                   caller=make_caller(args.caller, teacher.network.rules) if args.caller else None,
+                   every_contract=args.every_contract)
     path = save_data(data, teacher.network.rules, args.out)
     print(f"{len(data['labels'])} decisions -> {path}")
 

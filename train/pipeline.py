@@ -69,6 +69,11 @@ class DistillStage:
     #: A bot holding one partnership at the tables (4 players), sides swapping every hand;
     #: "" for self-play.
     opponent: str = "rule"
+    #: A bot whose calls and kitty discards the network's seats play on the game's line
+    #: (e.g. "mcfast"), so that the card play of its contracts is collected; "" for none.
+    caller: str = ""
+    #: Deal branches also try every legal nullo call (search "deal" or "deal-calls").
+    every_contract: bool = False
     #: Fit on the data of this stage and of the earlier distill stages that scored the same
     #: way (newest first).
     keep_earlier: bool = True
@@ -115,13 +120,17 @@ class DistillStage:
                 raise ValueError(f"{where}: {key}={getattr(stage, key)} must be at least 0")
         if stage.learning_rate <= 0:
             raise ValueError(f"{where}: learning_rate={stage.learning_rate} must be above 0")
-        if stage.opponent:
-            from agents.registry import check_spec
+        if stage.every_contract and not stage.search.startswith("deal"):
+            raise ValueError(f"{where}: every_contract=true needs a deal-branch search "
+                             f"(deal or deal-calls), not search={stage.search!r}")
+        from agents.registry import check_spec
 
-            try:
-                check_spec(stage.opponent)
-            except ValueError as err:
-                raise ValueError(f"{where}: opponent={stage.opponent!r}: {err}") from None
+        for key in ("opponent", "caller"):
+            if getattr(stage, key):
+                try:
+                    check_spec(getattr(stage, key))
+                except ValueError as err:
+                    raise ValueError(f"{where}: {key}={getattr(stage, key)!r}: {err}") from None
         return stage
 
 
@@ -433,7 +442,10 @@ def collect_piece(agent: str, stage: dict[str, Any], hands: int, seed: int, path
     player = NeuralBot.load(agent, greedy=True)
     cards, deal = distill.SEARCH_PARTS[stage["search"]]
     data = distill.collect(teacher, hands, seed, stage["num_envs"], player, progress=progress,
-                           opponent=stage["opponent"] or None, cards=cards, deal=deal)
+                           opponent=stage["opponent"] or None, cards=cards, deal=deal,
+                           caller=(distill.make_caller(stage["caller"], teacher.network.rules)
+                                   if stage["caller"] else None),
+                           every_contract=stage["every_contract"])
     distill.save_data(data, teacher.network.rules, path)
 
 
