@@ -32,7 +32,7 @@ BEST_AGENTS: dict[str, str] = {"australian-no-nullo": "distill-branches-2",
                                "canadian": "ppo-canadian",
                                "avondale-classic": "distill-avondale-classic",
                                "american-double-nullo": "ppo-american-double-nullo",
-                               "american-45": "ppo-american-45", "american": "distill-american"}
+                               "american-45": "distill-american-45", "american": "distill-american"}
 DEFAULT_PRESET = "australian-no-nullo"  # the preset equal to Rules(), fh-eval's default
 
 
