@@ -183,6 +183,8 @@ def test_a_sigkill_inside_ppo_resumes(tmp_path: Path) -> None:
     ("[[stages]]\nkind = 'distill'\nsearch = 'cards'\nevery_contract = true\n",
      "every_contract=true needs a deal-branch search"),
     ("[[stages]]\nkind = 'distill'\ncaller = 'mcslow'\n", "caller='mcslow'"),
+    ("[[stages]]\nkind = 'distill'\nnullos_only = true\n", "nullos_only=true needs search='cards'"),
+    ("[[stages]]\nkind = 'distill'\ncall_floor = 1.5\n", "call_floor=1.5 must be in [0, 1)"),
     ("[[stages]]\nkind = 'ppo'\nnum_envs = 0\n", "stage 1 (ppo): config num_envs=0"),
     ("[[stages]]\nkind = 'ppo'\nseed = 4\n", "seed is the pipeline's"),
     ("eval_opponents = ['nobody']\n[[stages]]\nkind = 'ppo'\n", "unknown bot 'nobody'"),
