@@ -31,7 +31,7 @@ BEST_AGENTS: dict[str, str] = {"australian-no-nullo": "distill-branches-2",
                                "australian": "distill-australian",
                                "canadian": "distill-canadian",
                                "avondale-classic": "distill-avondale-classic",
-                               "american-double-nullo": "ppo-american-double-nullo",
+                               "american-double-nullo": "distill-american-double-nullo",
                                "american-45": "distill-american-45", "american": "distill-american"}
 DEFAULT_PRESET = "australian-no-nullo"  # the preset equal to Rules(), fh-eval's default
 
