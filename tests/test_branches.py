@@ -15,7 +15,7 @@ from agents.neural import NeuralBot
 from agents.registry import make_bot
 from agents.rule import RuleBot
 from fh_env import observe
-from fh_env.actions import NULLO, NULLO_TYPES, OPEN_NULLO, PASS
+from fh_env.actions import PASS
 from fh_env.compiled.engine import AUCTION, PLAY
 from fh_env.compiled.games import FastGames
 from fh_env.engine import Phase, State
@@ -86,49 +86,6 @@ def test_candidates_are_the_networks_favourites_with_pass_among_them(network) ->
     assert branches.choose(logits, np.array([0, 1, 0, 0, 0, 0]), AUCTION) == [1]
     with pytest.raises(ValueError, match="at least 2"):
         DealBranches(network, State().rules, candidates=1)
-
-
-def test_every_contract_adds_the_legal_nullo_calls_to_an_auctions_candidates(network) -> None:
-    """``every_contract``: the favourites, then each legal nullo call not among them (the
-    network may never have bid one); card play and kitty discards are unchanged."""
-    branches = DealBranches(network, State().rules, candidates=2, every_contract=True)
-    logits = np.zeros(40)
-    logits[[3, 5]] = (4.0, 9.0)
-    mask = np.zeros(40, dtype=np.int8)
-    mask[[PASS, 3, 5, NULLO, OPEN_NULLO]] = 1
-    assert branches.choose(logits, mask, AUCTION) == [5, PASS, NULLO, OPEN_NULLO]
-    assert branches.choose(logits, mask, PLAY) == [5, 3]
-    logits[NULLO] = 20.0
-    assert branches.choose(logits, mask, AUCTION) == [NULLO, PASS, OPEN_NULLO]
-    plain = DealBranches(network, State().rules, candidates=2)
-    assert plain.choose(logits, mask, AUCTION) == [NULLO, PASS]
-
-
-def test_a_nullo_branch_scores_the_hand_the_engine_plays_from_that_call() -> None:
-    """With ``every_contract`` under rules with nullos, every scored nullo call of the
-    network's auctions is the team score of the hand the engine plays after it (self-play)."""
-    from fh_env.rules import load_rules
-
-    rules = load_rules("australian")
-    network = NeuralBot.load("ppo-australian", greedy=True)
-    branches = DealBranches(network, rules, every_contract=True)
-    bots = [network] * 4
-    nullos = 0
-    for seed in range(40):
-        state = State(rules, seed=seed)
-        while state.phase == Phase.AUCTION and nullos < 6:
-            logits, mask = _logits(network, state)
-            fast = FastGames(1, rules)
-            fast.set_state(0, state)
-            q = branches.scores(fast.games, None, logits, mask)[0]
-            for action in [a for a in NULLO_TYPES if mask[0, a]]:
-                after = state.clone()
-                after.apply(action)
-                expected = team_score(_play_out(after, bots), state.turn % 2)
-                assert q[action] == pytest.approx(expected), (seed, action)
-                nullos += 1
-            state.apply(network.act(seat_view(state, state.turn), random.Random(0)))
-    assert nullos >= 6
 
 
 def test_a_deal_collection_stores_the_networks_scored_decisions(tmp_path, capsys) -> None:

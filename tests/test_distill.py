@@ -11,7 +11,6 @@ import torch
 from agents.mc import distinct_plays, play_groups
 from agents.neural import NeuralBot
 from agents.registry import make_bot
-from fh_env.actions import PASS
 from fh_env.compiled.engine import PLAY
 from fh_env.engine import Phase, State
 from fh_env.view import seat_view
@@ -248,70 +247,3 @@ def test_a_call_search_collection_stores_scored_calls_only(tmp_path, capsys) -> 
     assert distill.main(["collect", "--teacher", "nmc:ppo-selfplay,samples=2", "--search", "calls",
                          "--hands", "1", "--seed", "1", "--out", str(out)]) == 2
     assert "calls=N" in capsys.readouterr().err and not out.exists()
-
-
-class _PassBot:
-    """A caller that passes wherever it may (a kitty discard: its first legal one)."""
-
-    name = "pass"
-
-    def __init__(self) -> None:
-        self.asked = 0
-
-    def act(self, view, rng) -> int:
-        self.asked += 1
-        legal = view.legal_actions()
-        return PASS if PASS in legal else legal[0]
-
-
-def test_a_caller_plays_the_lines_calls_and_the_network_keeps_their_labels() -> None:
-    """``caller``: the game's line takes the caller's calls (here passes, so every hand is
-    thrown in and no card is ever played), while the stored calls keep the network's labels."""
-    teacher = make_bot("nmc:ppo-selfplay,samples=2")
-    caller = _PassBot()
-    data = distill.collect(teacher, hands=20, seed=5, num_envs=4, progress=False, caller=caller)
-    assert (data["records"]["phase"] == 0).all() and caller.asked == len(data["labels"]) == 80
-    obs, mask = distill.Batches(teacher.network.rules)(data["records"])
-    assert (data["labels"] != PASS).any(), "the network's own calls are the labels"
-    assert np.array_equal(data["labels"], distill._greedy(teacher.network.net, obs.numpy(),
-                                                          mask.numpy()))
-    plain = distill.collect(teacher, hands=6, seed=5, num_envs=3, progress=False)
-    assert (plain["records"]["phase"] != 0).any()
-    with pytest.raises(ValueError, match="--caller 'mcslow'"):
-        distill.make_caller("mcslow", teacher.network.rules)
-
-
-def test_a_call_floor_lifts_only_the_scored_calls() -> None:
-    """``call_floor``: a scored call's log-probability is raised to at least log(floor), so
-    that a call the network never makes but the branches score far best wins the target;
-    cards, unscored calls and calls already above the floor are untouched."""
-    nan = math.nan
-    prior = torch.log(torch.tensor([[0.9, 0.1 - 1e-10, 1e-10], [0.9, 0.1 - 1e-10, 1e-10]]))
-    scores = torch.tensor([[0.0, nan, 450.0], [0.0, nan, 450.0]])
-    calls = torch.tensor([True, False])
-    lifted = distill.floor_calls(prior, scores, calls, 0.05)
-    assert lifted[0, 2] == pytest.approx(math.log(0.05)) and lifted[0, 0] == prior[0, 0]
-    assert lifted[0, 1] == prior[0, 1] and torch.equal(lifted[1], prior[1])
-    mask = torch.ones((2, 3), dtype=torch.int8)
-    labels = torch.tensor([0, 0])
-    plain = distill.targets(labels, scores, mask, 150.0, prior)
-    floored = distill.targets(labels, scores, mask, 150.0, lifted)
-    assert plain[0, 2] < 1e-8 and floored[0, 2] > 0.5 and torch.equal(floored[1], plain[1])
-
-
-def test_nullos_only_stores_the_card_play_of_nullos_alone() -> None:
-    """``nullos_only`` with mcfast calling: every stored decision is a card of a nullo contract,
-    searched; a search of the calls or deal branches with it are refused."""
-    from fh_env.actions import NULLO_TYPES
-
-    teacher = make_bot("nmc:ppo-australian,samples=4")
-    caller = distill.make_caller("mcfast:samples=10", teacher.network.rules)
-    data = distill.collect(teacher, hands=60, seed=3, num_envs=8, progress=False,
-                           caller=caller, nullos_only=True)
-    records = data["records"]
-    assert len(records) >= 20
-    assert (records["phase"] == PLAY).all() and np.isin(records["contract"], NULLO_TYPES).all()
-    assert (np.isfinite(data["scores"].astype(np.float32)).sum(1) > 1).any()
-    with pytest.raises(ValueError, match="nullos_only"):
-        distill.collect(teacher, hands=1, seed=3, num_envs=1, progress=False, cards=False,
-                        deal="all", nullos_only=True)

@@ -26,7 +26,7 @@ import torch
 
 from agents.mc_fast import side_scores
 from agents.neural import NeuralBot, masked_logits
-from fh_env.actions import NULLO_TYPES, PASS
+from fh_env.actions import PASS
 from fh_env.compiled import observe as fastobs
 from fh_env.compiled.engine import AUCTION, HAND_OVER
 from fh_env.compiled.games import FastGames
@@ -47,12 +47,10 @@ class DealBranches:
 
     ``other``: the batched player of the partnership the network does not hold (``None``:
     the network holds every seat).  Both play greedily, so a branch is a function of the deal
-    and the candidate: no generator is drawn from.  With ``every_contract`` an auction's
-    candidates also hold every legal nullo, open nullo and double nullo: a network that never
-    bids one would otherwise never branch on one, and so never learn when it makes."""
+    and the candidate: no generator is drawn from."""
 
     def __init__(self, network: NeuralBot, rules: Rules, other: Player | None = None,
-                 candidates: int = CANDIDATES, every_contract: bool = False) -> None:
+                 candidates: int = CANDIDATES) -> None:
         if candidates < 2:
             raise ValueError(f"a branch needs at least 2 candidates, not {candidates}")
         network.check_rules(rules)
@@ -61,19 +59,15 @@ class DealBranches:
         self.encode = network.encoding_rules(rules)  # as NeuralBot.act encodes
         self.other = other
         self.candidates = candidates
-        self.every_contract = every_contract
 
     def choose(self, logits: np.ndarray, mask: np.ndarray, phase: int) -> list[int]:
         """The candidates of one decision: the network's favourites among the legal actions
-        (ties to the lower action), pass taking the last place in the auction if missing; with
-        ``every_contract`` the legal nullo calls after them."""
+        (ties to the lower action), pass taking the last place in the auction if missing."""
         legal = np.flatnonzero(mask)
         order = legal[np.argsort(-logits[legal], kind="stable")]
         picks = order[:self.candidates].tolist()
         if phase == AUCTION and PASS in legal and PASS not in picks:
             picks[-1] = PASS
-        if phase == AUCTION and self.every_contract:
-            picks += [a for a in NULLO_TYPES if mask[a] and a not in picks]
         return picks
 
     def scores(self, games: np.ndarray, theirs: np.ndarray | None, logits: np.ndarray,

@@ -45,11 +45,9 @@ import numpy as np
 import torch
 
 from arena.duplicate import progress_bar
-from agents.base import Bot
 from agents.mc import play_groups
 from agents.neural import NeuralBot, PolicyNet, masked_logits
 from agents.nmc import NetworkMCBot
-from fh_env.actions import NULLO_TYPES
 from fh_env import observe
 from fh_env.compiled import observe as fastobs
 from fh_env.compiled.engine import AUCTION, PLAY
@@ -72,9 +70,8 @@ SEARCHES = ("cards", "calls", "both", "deal-calls", "deal")
 # ---------------------------------------------------------------------- collecting
 def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
             player: NeuralBot | None = None, progress: bool = True,
-            opponent: str | None = None, cards: bool = True, deal: str | None = None,
-            caller: Bot | None = None, every_contract: bool = False,
-            nullos_only: bool = False) -> dict[str, np.ndarray]:
+            opponent: str | None = None, cards: bool = True, deal: str | None = None
+            ) -> dict[str, np.ndarray]:
     """``hands`` hands of ``teacher`` (or of ``player``, labelled by ``teacher``) on every
     seat: each decision's game record, the teacher's action and, where the search ran, the
     score of every legal action (NaN elsewhere).
@@ -89,17 +86,7 @@ def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
     false only the calls, and only the auction's decisions are stored.  With ``deal`` the
     network's decisions are scored by branches on the dealt cards instead
     (:mod:`train.branches`; the teacher's ``calls`` must be 0, ``cards`` false): ``"calls"``
-    its calls and kitty discards (only they are stored), ``"all"`` every decision; with
-    ``every_contract`` a branched call also tries each legal nullo, open nullo and double nullo.
-
-    With ``caller`` (a bot, e.g. ``mcfast``'s, :func:`make_caller`) it plays the calls and
-    kitty discards of the network's seats on the game's line (their labels and scores stay the
-    network's and the search's).  Why: a network that never bids a nullo never plays one, so neither the
-    search nor the branches see how to; ``mcfast`` bids them where its rollouts say they make,
-    and the card play of its contracts, as declarer and against, is then collected.  With
-    ``nullos_only`` only the card play of nullo contracts is searched and stored (the other
-    hands are played through by the network unsearched): a few nullo hands in many, collected
-    at a fraction of the cost.
+    its calls and kitty discards (only they are stored), ``"all"`` every decision.
 
     Interrupted (Ctrl-C; ``main`` turns SIGTERM into the same), it returns what it has: every
     decision stands alone, so a long collection can be cut short without losing its work."""
@@ -109,9 +96,6 @@ def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
         raise ValueError("the teacher's network names no rules")
     if not cards and not teacher.calls and not deal:
         raise ValueError("nothing to search: the cards are skipped and the teacher's calls=0")
-    if nullos_only and (not cards or deal):
-        raise ValueError("nullos_only searches the card play of nullos: the cards, not deal "
-                         "branches or the calls alone")
     if deal is not None and (teacher.calls or cards or deal not in ("calls", "all")):
         raise ValueError(f"deal={deal!r}: deal branches score the calls (and discards) or "
                          "every decision, alone (no calls=N in the teacher, cards false)")
@@ -121,7 +105,7 @@ def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
     n = min(num_envs, hands)
     venv = VectorEnv(n, rules, seed=game_seed(seed, STREAM, 0))
     other = _opponent(opponent, rules) if opponent else None
-    branches = DealBranches(network, rules, other, every_contract=every_contract) if deal else None
+    branches = DealBranches(network, rules, other) if deal else None
     theirs = np.arange(n) % 2  # the partnership the opponent holds, by table (swaps a hand)
     their_rngs = [random.Random(f"{seed}/opponent/{i}") for i in range(n)]
     rng = random.Random(seed)
@@ -139,14 +123,11 @@ def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
                                               their_rngs.__getitem__)
                 rows = rows[mine]
             labels_now = _greedy(network.net, venv.obs[rows], venv.mask[rows])
-            played = labels_now.copy() if player is None else _greedy(player.net, venv.obs[rows],
+            played = labels_now if player is None else _greedy(player.net, venv.obs[rows],
                                                                venv.mask[rows])
             q = np.full((len(rows), venv.num_actions), np.nan, dtype=np.float32)
             phase = games["phase"][rows]
             searched = ((phase == PLAY) & cards) | ((phase == AUCTION) & bool(teacher.calls))
-            if nullos_only:
-                nullo = np.isin(games["contract"][rows], NULLO_TYPES)
-                searched &= nullo
             for k in np.flatnonzero(searched).tolist():
                 view = seat_view(venv.states[int(rows[k])], int(venv.seat[rows[k]]))
                 card = phase[k] == PLAY
@@ -160,10 +141,6 @@ def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
                         q[k, group] = value[group[0]]
                 if player is None:
                     played[k] = action
-            if caller is not None:
-                for k in np.flatnonzero(phase < PLAY).tolist():
-                    view = seat_view(venv.states[int(rows[k])], int(venv.seat[rows[k]]))
-                    played[k] = caller.act(view, rng)
             if branches is not None and (b := np.flatnonzero(
                     phase < PLAY if deal == "calls" else phase <= PLAY)).size:
                 with torch.no_grad():
@@ -173,8 +150,6 @@ def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
             # one append per step: an interruption keeps whole steps only
             keep = slice(None) if cards or deal == "all" else (
                 phase < PLAY if deal else phase == AUCTION)
-            if nullos_only:
-                keep = (phase == PLAY) & nullo
             steps.append((games[rows][keep].copy(), labels_now[keep].astype(np.int16),
                           q[keep].astype(np.float16)))
             actions[rows] = played
@@ -209,16 +184,6 @@ def _opponent(spec: str, rules: Rules):
         raise ValueError(f"--opponent {spec!r}: not a bot the batched tables play "
                          "(rule, random or neural)")
     return play
-
-
-def make_caller(spec: str, rules: Rules) -> Bot:
-    """The bot ``spec`` names, checked against ``rules``: a collection's ``caller``."""
-    from agents.registry import make_bot
-
-    try:
-        return make_bot(spec, rules)
-    except ValueError as err:
-        raise ValueError(f"--caller {spec!r}: {err}") from None
 
 
 def _greedy(net: PolicyNet, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -301,15 +266,6 @@ def targets(labels: torch.Tensor, scores: torch.Tensor, mask: torch.Tensor,
     return out
 
 
-def floor_calls(prior: torch.Tensor, scores: torch.Tensor, calls: torch.Tensor,
-                floor: float) -> torch.Tensor:
-    """``prior`` (log-probabilities) with every scored action of a call decision (``calls``,
-    per row) raised to at least ``log(floor)``: the anchor of :func:`targets` then lets a
-    call far the best by its score win however rarely the network makes it."""
-    lifted = calls[:, None] & ~torch.isnan(scores)
-    return torch.where(lifted, prior.clamp(min=math.log(floor)), prior)
-
-
 def regret(logits: torch.Tensor, scores: torch.Tensor) -> tuple[float, int]:
     """The summed points (by the search's scores) that the greedy action gives up against the
     best, over searched decisions where the greedy action was scored, and their number.  (A
@@ -328,16 +284,13 @@ def regret(logits: torch.Tensor, scores: torch.Tensor) -> tuple[float, int]:
 def fit(net: PolicyNet, data: dict[str, np.ndarray], rules: Rules, epochs: int = 2,
         learning_rate: float = 2e-4, temperature: float = 5.0, batch: int = 1024,
         holdout: float = 0.05, seed: int = 0, progress: bool = True,
-        anchor: bool = False, call_temperature: float | None = None, call_floor: float = 0.0
+        anchor: bool = False, call_temperature: float | None = None
         ) -> list[dict[str, float]]:
     """Fit ``net`` to the teacher's targets (Adam, the learning rate decaying linearly to 0);
     return the held-out agreement and regret before fitting and after each epoch.  ``anchor``:
     targets relative to ``net`` as it starts (:func:`targets`).  ``call_temperature``: the
     temperature of scored calls and discards (``nmc``'s ``calls``, deal branches), whose
-    scores are whole hands apart and noisier than a card's; default ``temperature``.
-    ``call_floor`` (with ``anchor``): a scored call's starting probability counts as at least
-    this much, so that a call the network all but never makes (a nullo, at 1e-10) can still be
-    learned where its score is far the best; ``exp(gain / T)`` alone cannot lift it."""
+    scores are whole hands apart and noisier than a card's; default ``temperature``."""
     if call_temperature is not None and (call_temperature <= 0 or temperature <= 0):
         raise ValueError("a call temperature needs both temperatures above 0")
     prior_net = copy.deepcopy(net).eval() if anchor else None
@@ -367,9 +320,6 @@ def fit(net: PolicyNet, data: dict[str, np.ndarray], rules: Rules, epochs: int =
             if prior_net is not None:
                 with torch.no_grad():
                     prior = torch.log_softmax(masked_logits(prior_net(obs)[0], mask), dim=1)
-                if call_floor > 0:
-                    calls = torch.from_numpy(data["records"]["phase"][idx] < PLAY)
-                    prior = floor_calls(prior, scores, calls, call_floor)
             temp: float | torch.Tensor = temperature
             if call_temperature is not None:
                 calls = torch.from_numpy(data["records"]["phase"][idx] < PLAY)
@@ -442,7 +392,7 @@ def _report(row: dict[str, float], progress: bool) -> None:
 
 # ---------------------------------------------------------------------- one step, as a function
 def check_fit_options(epochs: int, temperature: float, learning_rate: float, holdout: float,
-                      call_temperature: float | None, call_floor: float = 0.0) -> None:
+                      call_temperature: float | None) -> None:
     """ValueError naming the first bad option of a fit."""
     if epochs < 1:
         raise ValueError(f"--epochs must be at least 1, not {epochs}")
@@ -454,22 +404,19 @@ def check_fit_options(epochs: int, temperature: float, learning_rate: float, hol
         raise ValueError(f"--holdout must be in [0, 1), not {holdout}")
     if call_temperature is not None and min(call_temperature, temperature) <= 0:
         raise ValueError("--call-temperature must be above 0, with --temperature above 0 too")
-    if not 0 <= call_floor < 1:
-        raise ValueError(f"--call-floor must be in [0, 1), not {call_floor}")
 
 
 def fit_agent(init: str | Path, data_paths: Sequence[str | Path], out: str | Path,
               epochs: int = 2, learning_rate: float = 2e-4, temperature: float = 5.0,
               call_temperature: float | None = None, anchor: bool = False,
               features: bool = False, hidden: list[int] | None = None, holdout: float = 0.05,
-              seed: int = 0, progress: bool = True, call_floor: float = 0.0
-              ) -> list[dict[str, float]]:
+              seed: int = 0, progress: bool = True) -> list[dict[str, float]]:
     """Fit the agent ``init`` (a name or file) on collected files and write the result to
     ``out`` atomically, as an agent checkpoint; return the fit's held-out history."""
     from agents.neural import resolve_checkpoint
     from train.checkpoint import read_checkpoint
 
-    check_fit_options(epochs, temperature, learning_rate, holdout, call_temperature, call_floor)
+    check_fit_options(epochs, temperature, learning_rate, holdout, call_temperature)
     torch.manual_seed(seed)
     path = resolve_checkpoint(init)
     agent = read_checkpoint(path)
@@ -483,12 +430,12 @@ def fit_agent(init: str | Path, data_paths: Sequence[str | Path], out: str | Pat
         agent["policy"]["hidden_sizes"] = list(hidden)
     history = fit(bot.net, data, bot.rules, epochs, learning_rate, temperature,
                   holdout=holdout, seed=seed, anchor=anchor,
-                  call_temperature=call_temperature, call_floor=call_floor, progress=progress)
+                  call_temperature=call_temperature, progress=progress)
     agent["policy"]["state_dict"] = {k: v.detach().clone() for k, v in
                                      bot.net.state_dict().items()}
     agent["distill"] = {"data": [Path(p).name for p in data_paths], "history": history,
                         "temperature": temperature, "epochs": epochs, "anchor": anchor,
-                        "call_temperature": call_temperature, "call_floor": call_floor}
+                        "call_temperature": call_temperature}
     save_atomic(agent, out)
     return history
 
@@ -533,16 +480,6 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--opponent", metavar="BOT",
                    help="a bot (rule, random or neural:...) holding one partnership, swapping "
                         "sides every hand; only the other side's decisions are stored")
-    c.add_argument("--caller", metavar="BOT",
-                   help="a bot (e.g. mcfast) whose calls and kitty discards the network's "
-                        "seats play, so that the card play of its contracts is collected "
-                        "(nullos, which a network that never bids them cannot learn to play)")
-    c.add_argument("--nullos-only", action="store_true",
-                   help="search and store only the card play of nullo contracts (with "
-                        "--search cards; with --caller, whose nullos the network would not bid)")
-    c.add_argument("--every-contract", action="store_true",
-                   help="with --search deal or deal-calls: a branched call also tries every "
-                        "legal nullo, open nullo and double nullo")
     c.add_argument("--out", required=True, help="the .npz file to write")
     f = sub.add_parser("fit", help="fit an agent to collected decisions")
     f.add_argument("--init", required=True, help="the agent to start from (name or file)")
@@ -557,9 +494,6 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("--anchor", action="store_true",
                    help="fit the starting network's policy times exp(score / temperature), "
                         "a step from it, instead of the search's scores alone")
-    f.add_argument("--call-floor", type=float, default=0.0,
-                   help="with --anchor: a scored call's starting probability counts as at "
-                        "least this much (a nullo the network never bids can be learned)")
     f.add_argument("--hidden", metavar="W,W,...",
                    help="widen the starting network to these hidden layers first (as wide or "
                         "wider, as many or more; it starts computing exactly what it did)")
@@ -584,9 +518,7 @@ def _collect_command(args: argparse.Namespace) -> None:
     player = NeuralBot.load(args.player, greedy=True) if args.player else None
     cards, deal = SEARCH_PARTS[args.search]
     data = collect(teacher, args.hands, args.seed, args.num_envs, player,
-                   opponent=args.opponent, cards=cards, deal=deal,
-                   caller=make_caller(args.caller, teacher.network.rules) if args.caller else None,
-                   every_contract=args.every_contract, nullos_only=args.nullos_only)
+                   opponent=args.opponent, cards=cards, deal=deal)
     path = save_data(data, teacher.network.rules, args.out)
     print(f"{len(data['labels'])} decisions -> {path}")
 
@@ -595,7 +527,6 @@ def _fit_command(args: argparse.Namespace) -> None:
     fit_agent(args.init, args.data, args.out, epochs=args.epochs,
               learning_rate=args.learning_rate, temperature=args.temperature,
               call_temperature=args.call_temperature, anchor=args.anchor,
-              call_floor=args.call_floor,
               features=args.features, hidden=_sizes(args.hidden) if args.hidden else None,
               holdout=args.holdout, seed=args.seed)
     print(f"-> {args.out}")

@@ -69,15 +69,6 @@ class DistillStage:
     #: A bot holding one partnership at the tables (4 players), sides swapping every hand;
     #: "" for self-play.
     opponent: str = "rule"
-    #: A bot whose calls and kitty discards the network's seats play on the game's line
-    #: (e.g. "mcfast"), so that the card play of its contracts is collected; "" for none.
-    caller: str = ""
-    #: Deal branches also try every legal nullo call (search "deal" or "deal-calls").
-    every_contract: bool = False
-    #: Search and store only the card play of nullo contracts (search "cards").
-    nullos_only: bool = False
-    #: With the anchor, a scored call's starting probability counts as at least this much.
-    call_floor: float = 0.0
     #: Fit on the data of this stage and of the earlier distill stages that scored the same
     #: way (newest first).
     keep_earlier: bool = True
@@ -124,22 +115,13 @@ class DistillStage:
                 raise ValueError(f"{where}: {key}={getattr(stage, key)} must be at least 0")
         if stage.learning_rate <= 0:
             raise ValueError(f"{where}: learning_rate={stage.learning_rate} must be above 0")
-        if stage.nullos_only and stage.search != "cards":
-            raise ValueError(f"{where}: nullos_only=true needs search='cards', not "
-                             f"search={stage.search!r}")
-        if not 0 <= stage.call_floor < 1:
-            raise ValueError(f"{where}: call_floor={stage.call_floor} must be in [0, 1)")
-        if stage.every_contract and not stage.search.startswith("deal"):
-            raise ValueError(f"{where}: every_contract=true needs a deal-branch search "
-                             f"(deal or deal-calls), not search={stage.search!r}")
-        from agents.registry import check_spec
+        if stage.opponent:
+            from agents.registry import check_spec
 
-        for key in ("opponent", "caller"):
-            if getattr(stage, key):
-                try:
-                    check_spec(getattr(stage, key))
-                except ValueError as err:
-                    raise ValueError(f"{where}: {key}={getattr(stage, key)!r}: {err}") from None
+            try:
+                check_spec(stage.opponent)
+            except ValueError as err:
+                raise ValueError(f"{where}: opponent={stage.opponent!r}: {err}") from None
         return stage
 
 
@@ -408,8 +390,7 @@ def _distill_stage(cfg: PipelineConfig, i: int, agent: str, stage_dir: Path,
         fit_agent(agent, pieces + earlier, out, epochs=stage.epochs,
                   learning_rate=stage.learning_rate, temperature=stage.temperature,
                   call_temperature=stage.call_temperature or None, anchor=stage.anchor,
-                  features=stage.features, seed=cfg.seed + i, progress=progress,
-                  call_floor=stage.call_floor)
+                  features=stage.features, seed=cfg.seed + i, progress=progress)
     return str(out)
 
 
@@ -452,11 +433,7 @@ def collect_piece(agent: str, stage: dict[str, Any], hands: int, seed: int, path
     player = NeuralBot.load(agent, greedy=True)
     cards, deal = distill.SEARCH_PARTS[stage["search"]]
     data = distill.collect(teacher, hands, seed, stage["num_envs"], player, progress=progress,
-                           opponent=stage["opponent"] or None, cards=cards, deal=deal,
-                           caller=(distill.make_caller(stage["caller"], teacher.network.rules)
-                                   if stage["caller"] else None),
-                           every_contract=stage["every_contract"],
-                           nullos_only=stage["nullos_only"])
+                           opponent=stage["opponent"] or None, cards=cards, deal=deal)
     distill.save_data(data, teacher.network.rules, path)
 
 
