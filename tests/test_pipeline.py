@@ -19,7 +19,7 @@ torch = pytest.importorskip("torch")
 
 from train import distill as distill_module  # noqa: E402
 from train.cli import main  # noqa: E402
-from train.pipeline import PipelineConfig, run_pipeline  # noqa: E402
+from train.pipeline import PipelineConfig, is_pipeline, run_pipeline  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -199,6 +199,12 @@ def test_a_bad_pipeline_is_refused_in_one_line(tmp_path: Path, capsys, text: str
 def test_the_shipped_pipelines_are_valid() -> None:
     for path in sorted((ROOT / "configs" / "train").glob("strong*.toml")):
         PipelineConfig.from_toml(path)
+    steps = [p for p in sorted((ROOT / "configs" / "train" / "presets").glob("*.toml"))
+             if is_pipeline(p)]
+    assert len(steps) >= 8  # every shipped preset agent's steps
+    for path in steps:
+        cfg = PipelineConfig.from_toml(path)
+        assert cfg.init and path.name.startswith(cfg.rules), path
     step1 = PipelineConfig.from_toml(ROOT / "configs" / "train" / "presets" / "american-deal.toml")
     assert step1.init == "ppo-american" and step1.rules == "american"
     assert (ROOT / "configs" / "train" / "strong.toml").exists()
