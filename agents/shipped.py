@@ -29,7 +29,7 @@ RENAMED: dict[str, str] = {
 #: update it when a stronger agent is shipped.
 BEST_AGENTS: dict[str, str] = {"australian-no-nullo": "distill-branches-2",
                                "australian": "distill-australian-2",
-                               "canadian": "distill-canadian",
+                               "canadian": "distill-canadian-2",
                                "avondale-classic": "distill-avondale-classic",
                                "american-double-nullo": "distill-american-double-nullo",
                                "american-45": "distill-american-45", "american": "distill-american"}
