@@ -136,10 +136,12 @@ class FastMCBot:
                     [[e[j] for e in w.exchanges] for w in worlds], np.uint64), k, axis=0)
         return self.score(view, candidates, games)
 
-    def draw_worlds(self, view: SeatView, repeat: int, rng: random.Random) -> np.ndarray:
-        """``samples`` worlds drawn by the compiled exact sampler from a seed taken from ``rng``,
-        as fast-core records, each ``repeat`` times in a row."""
-        return CompiledSampler(view).sample_games(self.samples, rng.getrandbits(64), repeat,
+    def draw_worlds(self, view: SeatView, repeat: int, rng: random.Random,
+                    count: int | None = None) -> np.ndarray:
+        """``count`` worlds (``samples`` unless given) drawn by the compiled exact sampler from
+        a seed taken from ``rng``, as fast-core records, each ``repeat`` times in a row."""
+        return CompiledSampler(view).sample_games(self.samples if count is None else count,
+                                                  rng.getrandbits(64), repeat,
                                                   self._loader(view.rules))
 
     def score(self, view: SeatView, candidates: list[int], games: np.ndarray,

@@ -87,7 +87,6 @@ from .mc_fast import FastMCBot, candidate_means
 from .net_rollouts import GreedySteps, RolloutNet
 from .neural import NeuralBot, masked_logits
 from .compiled.rule import play_seats
-from fh_env.compiled.sampler import CompiledSampler
 
 
 #: Who plays the rest of the hand in the search's worlds: ``rule``, the compiled rule bot
@@ -266,11 +265,9 @@ class NetworkMCBot:
                 count: int | None = None) -> np.ndarray:
         """``count`` worlds (``samples`` unless given) drawn exactly from the view, or
         resampled by the belief model with ``belief``, each once per candidate in a row."""
-        count = self.samples if count is None else count
         if self.belief:
             return self.belief_worlds(view, len(candidates), rng, count)
-        return CompiledSampler(view).sample_games(count, rng.getrandbits(64), len(candidates),
-                                                  self.search._loader(view.rules))
+        return self.search.draw_worlds(view, len(candidates), rng, count)
 
     def _choose(self, view: SeatView, candidates: list[int], preferred: np.ndarray | None,
                 means: np.ndarray) -> int:
@@ -347,9 +344,7 @@ class NetworkMCBot:
         count = self.samples if count is None else count
         if self._belief is None:
             self._belief = load_belief(BELIEF_PATH)
-        pool = CompiledSampler(view).sample_games(count * BELIEF_POOL,
-                                                  rng.getrandbits(64), 1,
-                                                  self.search._loader(view.rules))
+        pool = self.search.draw_worlds(view, 1, rng, count * BELIEF_POOL)
         logw = games_log_weights(view, self._belief.predict(view), pool, self.belief)
         cdf = np.cumsum(np.exp(logw - logw.max()))
         picks = np.searchsorted(cdf / cdf[-1], (rng.random() + np.arange(count)) / count)
