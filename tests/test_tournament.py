@@ -156,7 +156,7 @@ def test_fh_eval_a_b_is_unchanged(capsys) -> None:
     (["rule", "random", "--rules", "no-such-preset"], "no-such-preset"),
     (["rule", "random", "--anchor", "mc"], "--anchor 'mc' is not one of the bots"),
     (["rule", "mcfast:rollout=policy", "--rules", "three-handed"], "mcfast"),
-    (["rule", "neural:best-three-handed"], "no best agent for neural:best-three-handed"),
+    (["rule", "neural:best-six-handed"], "no best agent for neural:best-six-handed"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, message, capsys) -> None:
     assert eval_main(["--tournament", *args, "--no-progress"]) == 2
@@ -192,7 +192,7 @@ def test_neural_best_is_the_shipped_agent_for_the_default_rules() -> None:
 
 
 @pytest.mark.parametrize("spec, message", [
-    ("neural:best-three-handed", "'three-handed' has no shipped agent; best agents exist "
+    ("neural:best-six-handed", "'six-handed' has no shipped agent; best agents exist "
                                  "for: neural:best-australian-no-nullo (= neural:distill-branches-2, "
                                  "also neural:best), neural:best-australian (= "
                                  "neural:distill-australian-2), neural:best-canadian (= "
