@@ -39,7 +39,7 @@ import signal
 import sys
 import zipfile
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 import torch
@@ -68,6 +68,10 @@ SEARCHES = ("cards", "calls", "both", "deal-calls", "deal")
 
 
 # ---------------------------------------------------------------------- collecting
+#: One step's stored decisions: (game records, labels, scores), appended whole.
+_Step = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
 def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
             player: NeuralBot | None = None, progress: bool = True,
             opponent: str | None = None, cards: bool = True, deal: str | None = None
@@ -90,73 +94,17 @@ def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
 
     Interrupted (Ctrl-C; ``main`` turns SIGTERM into the same), it returns what it has: every
     decision stands alone, so a long collection can be cut short without losing its work."""
-    network = teacher.network
-    rules = network.rules
-    if rules is None:
-        raise ValueError("the teacher's network names no rules")
-    if not cards and not teacher.calls and not deal:
-        raise ValueError("nothing to search: the cards are skipped and the teacher's calls=0")
-    if deal is not None and (teacher.calls or cards or deal not in ("calls", "all")):
-        raise ValueError(f"deal={deal!r}: deal branches score the calls (and discards) or "
-                         "every decision, alone (no calls=N in the teacher, cards false)")
-    for bot in (network, player):
-        if bot is not None and bot.rules != rules:
-            raise ValueError(f"{bot.name} plays other rules than the teacher's network")
-    n = min(num_envs, hands)
-    venv = VectorEnv(n, rules, seed=game_seed(seed, STREAM, 0))
-    other = _opponent(opponent, rules) if opponent else None
-    branches = DealBranches(network, rules, other) if deal else None
-    theirs = np.arange(n) % 2  # the partnership the opponent holds, by table (swaps a hand)
-    their_rngs = [random.Random(f"{seed}/opponent/{i}") for i in range(n)]
-    rng = random.Random(seed)
-    steps: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # (records, labels, scores)
-    started, active = n, np.ones(n, dtype=bool)
+    rules = _check_collect(teacher, player, cards, deal)
+    tables = _Tables(teacher, player, rules, min(num_envs, hands), seed, opponent, cards, deal)
+    steps: list[_Step] = []
+    started, active = tables.n, np.ones(tables.n, dtype=bool)
     bar = progress_bar(hands, "hands", progress)
     try:
         while active.any():
-            rows = np.flatnonzero(active)
-            games = venv.fast.games
-            actions = np.full(n, -1, dtype=np.int64)
-            if other is not None:
-                mine = venv.seat[rows] % 2 != theirs[rows]
-                actions[rows[~mine]] = other(venv.fast, rows[~mine], venv.mask,
-                                              their_rngs.__getitem__)
-                rows = rows[mine]
-            labels_now = _greedy(network.net, venv.obs[rows], venv.mask[rows])
-            played = labels_now if player is None else _greedy(player.net, venv.obs[rows],
-                                                               venv.mask[rows])
-            q = np.full((len(rows), venv.num_actions), np.nan, dtype=np.float32)
-            phase = games["phase"][rows]
-            searched = ((phase == PLAY) & cards) | ((phase == AUCTION) & bool(teacher.calls))
-            for k in np.flatnonzero(searched).tolist():
-                view = seat_view(venv.states[int(rows[k])], int(venv.seat[rows[k]]))
-                card = phase[k] == PLAY
-                decide = teacher.decide if card else teacher.decide_call
-                action, candidates, means = decide(view, rng)
-                labels_now[k] = action
-                if means is not None:
-                    value = dict(zip(candidates, means.tolist()))
-                    # a card's score goes to every card of its run; a call's to itself
-                    for group in (play_groups(view) if card else [[c] for c in candidates]):
-                        q[k, group] = value[group[0]]
-                if player is None:
-                    played[k] = action
-            if branches is not None and (b := np.flatnonzero(
-                    phase < PLAY if deal == "calls" else phase <= PLAY)).size:
-                with torch.no_grad():
-                    logits = network.net(torch.from_numpy(venv.obs[rows[b]]))[0].numpy()
-                q[b] = branches.scores(games[rows[b]], theirs[rows[b]] if other else None,
-                                       logits, venv.mask[rows[b]])
-            # one append per step: an interruption keeps whole steps only
-            keep = slice(None) if cards or deal == "all" else (
-                phase < PLAY if deal else phase == AUCTION)
-            steps.append((games[rows][keep].copy(), labels_now[keep].astype(np.int16),
-                          q[keep].astype(np.float16)))
-            actions[rows] = played
-            *_, infos = venv.step(actions)
-            for i in np.flatnonzero(infos["hand_over"]).tolist():
+            step, actions = tables.decide(np.flatnonzero(active))
+            steps.append(step)  # one append per step: an interruption keeps whole steps only
+            for i in tables.play(actions):
                 bar.update(1)
-                theirs[i] ^= 1
                 if started < hands:
                     started += 1
                 else:
@@ -170,6 +118,128 @@ def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
     records, labels, scores = zip(*steps)
     return {"records": np.concatenate(records), "labels": np.concatenate(labels),
             "scores": np.concatenate(scores)}
+
+
+def _check_collect(teacher: NetworkMCBot, player: NeuralBot | None, cards: bool,
+                   deal: str | None) -> Rules:
+    """The teacher's rules, once :func:`collect`'s options are known to agree: refused before
+    any table is dealt, so a bad collection fails at once rather than after its first step."""
+    network = teacher.network
+    rules = network.rules
+    if rules is None:
+        raise ValueError("the teacher's network names no rules")
+    if not cards and not teacher.calls and not deal:
+        raise ValueError("nothing to search: the cards are skipped and the teacher's calls=0")
+    if deal is not None and (teacher.calls or cards or deal not in ("calls", "all")):
+        raise ValueError(f"deal={deal!r}: deal branches score the calls (and discards) or "
+                         "every decision, alone (no calls=N in the teacher, cards false)")
+    for bot in (network, player):
+        if bot is not None and bot.rules != rules:
+            raise ValueError(f"{bot.name} plays other rules than the teacher's network")
+    return rules
+
+
+class _Tables:
+    """:func:`collect`'s ``n`` tables side by side and who plays them, one decision a step.
+
+    Why a class: each step reads the same state (the tables, the opponent's side per table,
+    the random streams), and the random numbers must be drawn in one fixed order (the
+    opponent's per-table streams, then the teacher's one stream row by row) for a seed to
+    give the same data; each helper below does one part of a step, in that order."""
+
+    def __init__(self, teacher: NetworkMCBot, player: NeuralBot | None, rules: Rules, n: int,
+                 seed: int, opponent: str | None, cards: bool, deal: str | None) -> None:
+        self.teacher, self.network, self.player = teacher, teacher.network, player
+        self.cards, self.deal, self.n = cards, deal, n
+        self.venv = VectorEnv(n, rules, seed=game_seed(seed, STREAM, 0))
+        self.other: Callable[..., np.ndarray] | None = (
+            _opponent(opponent, rules) if opponent else None)
+        self.branches = DealBranches(self.network, rules, self.other) if deal else None
+        # the partnership the opponent holds, by table (swapping every hand)
+        self.theirs = np.arange(n) % 2
+        self.their_rngs = [random.Random(f"{seed}/opponent/{i}") for i in range(n)]
+        self.rng = random.Random(seed)
+
+    def decide(self, rows: np.ndarray) -> tuple[_Step, np.ndarray]:
+        """This step's stored decisions of the active tables ``rows``, and every table's
+        action (-1 where a table is done)."""
+        games = self.venv.fast.games
+        actions = np.full(self.n, -1, dtype=np.int64)
+        rows = self._their_moves(rows, actions)
+        obs, mask = self.venv.obs[rows], self.venv.mask[rows]
+        labels = _greedy(self.network.net, obs, mask)
+        # without a player, played is labels itself: the search's choices are played
+        played = labels if self.player is None else _greedy(self.player.net, obs, mask)
+        q = np.full((len(rows), self.venv.num_actions), np.nan, dtype=np.float32)
+        phase = games["phase"][rows]
+        self._search(rows, phase, labels, played, q)
+        self._branch_scores(games, rows, phase, q)
+        step = self._store(games, rows, phase, labels, q)
+        actions[rows] = played
+        return step, actions
+
+    def play(self, actions: np.ndarray) -> list[int]:
+        """Step the tables; the ones whose hand ended, their partnerships swapped."""
+        *_, infos = self.venv.step(actions)
+        over = np.flatnonzero(infos["hand_over"]).tolist()
+        for i in over:
+            self.theirs[i] ^= 1
+        return over
+
+    def _their_moves(self, rows: np.ndarray, actions: np.ndarray) -> np.ndarray:
+        """Fill in the opponent's actions on its seats of ``rows`` (its own per-table random
+        streams, so the teacher's stream is untouched); the rows left to the network."""
+        if self.other is None:
+            return rows
+        mine = self.venv.seat[rows] % 2 != self.theirs[rows]
+        actions[rows[~mine]] = self.other(self.venv.fast, rows[~mine], self.venv.mask,
+                                          self.their_rngs.__getitem__)
+        return rows[mine]
+
+    def _search(self, rows: np.ndarray, phase: np.ndarray, labels: np.ndarray,
+                played: np.ndarray, q: np.ndarray) -> None:
+        """The teacher's search on the decisions it scores (cards if ``cards``, calls with its
+        ``calls`` above 0), row by row from its one random stream: its choice becomes the
+        label (and the move, without a player) and its means the scores."""
+        searched = ((phase == PLAY) & self.cards) | ((phase == AUCTION) & bool(self.teacher.calls))
+        for k in np.flatnonzero(searched).tolist():
+            view = seat_view(self.venv.states[int(rows[k])], int(self.venv.seat[rows[k]]))
+            card = phase[k] == PLAY
+            decide = self.teacher.decide if card else self.teacher.decide_call
+            action, candidates, means = decide(view, self.rng)
+            labels[k] = action
+            if means is not None:
+                value = dict(zip(candidates, means.tolist()))
+                # a card's score goes to every card of its run; a call's to itself
+                for group in (play_groups(view) if card else [[c] for c in candidates]):
+                    q[k, group] = value[group[0]]
+            if self.player is None:
+                played[k] = action
+
+    def _branch_scores(self, games: np.ndarray, rows: np.ndarray, phase: np.ndarray,
+                       q: np.ndarray) -> None:
+        """With ``deal``, the scores of the network's favourite actions played out on the dealt
+        cards (:mod:`train.branches`): the calls and discards, or every decision."""
+        if self.branches is None:
+            return
+        b = np.flatnonzero(phase < PLAY if self.deal == "calls" else phase <= PLAY)
+        if not b.size:
+            return
+        with torch.no_grad():
+            logits = self.network.net(torch.from_numpy(self.venv.obs[rows[b]]))[0].numpy()
+        q[b] = self.branches.scores(games[rows[b]],
+                                    self.theirs[rows[b]] if self.other is not None else None,
+                                    logits, self.venv.mask[rows[b]])
+
+    def _store(self, games: np.ndarray, rows: np.ndarray, phase: np.ndarray,
+               labels: np.ndarray, q: np.ndarray) -> _Step:
+        """The step's kept decisions, copied and narrowed for storage: all of them where the
+        cards are searched or every decision branched, else only what was scored (the calls
+        and discards of ``deal="calls"``, the auction of a calls-only search)."""
+        keep = slice(None) if self.cards or self.deal == "all" else (
+            phase < PLAY if self.deal else phase == AUCTION)
+        return (games[rows][keep].copy(), labels[keep].astype(np.int16),
+                q[keep].astype(np.float16))
 
 
 def _opponent(spec: str, rules: Rules):
