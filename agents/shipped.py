@@ -30,7 +30,7 @@ RENAMED: dict[str, str] = {
 BEST_AGENTS: dict[str, str] = {"australian-no-nullo": "distill-branches-2",
                                "australian": "distill-australian-2",
                                "canadian": "distill-canadian-2",
-                               "avondale-classic": "distill-avondale-classic",
+                               "avondale-classic": "distill-avondale-classic-2",
                                "american-double-nullo": "distill-american-double-nullo",
                                "american-45": "distill-american-45", "american": "distill-american",
                                "three-handed": "distill-three-handed"}
