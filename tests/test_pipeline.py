@@ -185,6 +185,10 @@ def test_a_sigkill_inside_ppo_resumes(tmp_path: Path) -> None:
     ("eval_opponents = ['nobody']\n[[stages]]\nkind = 'ppo'\n", "unknown bot 'nobody'"),
     ("rules = 'australain'\n[[stages]]\nkind = 'ppo'\n", "australain"),
     ("stages = []\n", "at least one [[stages]] table"),
+    ("rules = 'three-handed'\n[[stages]]\nkind = 'distill'\nopponent = ''\nfeatures = true\n",
+     "features=true: the derived card-play inputs read the 4-player observation only"),
+    ("rules = 'six-handed'\n[[stages]]\nkind = 'distill'\n",  # opponent = 'rule' by default
+     "opponent='rule' holds one partnership, which 6 players do not have"),
 ])
 def test_a_bad_pipeline_is_refused_in_one_line(tmp_path: Path, capsys, text: str,
                                                message: str) -> None:

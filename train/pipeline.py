@@ -124,6 +124,21 @@ class DistillStage:
                 raise ValueError(f"{where}: opponent={stage.opponent!r}: {err}") from None
         return stage
 
+    def check_size(self, players: int, where: str) -> None:
+        """Refuse, before anything runs, what only a 4-player table has: otherwise the stage
+        would fail after its whole collection (the derived inputs at the fit, the opponent's
+        partnership at the first hand)."""
+        if players == 4:
+            return
+        if self.features:
+            raise ValueError(f"{where}: features=true: the derived card-play inputs read the "
+                             f"4-player observation only, not {players} players' (give the "
+                             "stage players = [4])")
+        if self.opponent:
+            raise ValueError(f"{where}: opponent={self.opponent!r} holds one partnership, "
+                             f"which {players} players do not have: use opponent = \"\" "
+                             "(self-play), or give the stage players = [4]")
+
 
 @dataclass
 class PipelineConfig:
@@ -251,7 +266,9 @@ class PipelineConfig:
         where = f"stage {i + 1} ({self.kind(i)})"
         table = {k: v for k, v in self.stages[i].items() if k not in ("kind", "players")}
         if self.kind(i) == "distill":
-            return DistillStage.from_dict(table, where)
+            stage = DistillStage.from_dict(table, where)
+            stage.check_size(load_rules(self.rules).players, where)
+            return stage
         for key in ("rules", "seed"):
             if key in table:
                 raise ValueError(f"{where}: {key} is the pipeline's, not a stage's")
