@@ -62,6 +62,9 @@ class RolloutNet:
     """Greedy actions of a :class:`agents.neural.PolicyNet` for rows of an observation batch."""
 
     def __init__(self, net: PolicyNet) -> None:
+        if net.nullo_branch:
+            raise ValueError("network rollouts compile one network, not a nullo branch "
+                             "(PolicyNet.nullo): roll out with the agent it was joined from")
         self.net = net
         self.features = net.features
         linears = [m for m in net.trunk if isinstance(m, torch.nn.Linear)]

@@ -14,7 +14,8 @@ read with ``torch.load(..., weights_only=True)``.  The keys a bot needs::
     num_actions    130 (4 and 3 players; 166 with six: action_table(players).num_actions)
     rules          Rules.to_dict() of the rule set it was trained under
     policy         {"hidden_sizes": [...], "state_dict": {...}, "trump_first": bool,
-                    "features": bool (optional; true: it also reads agents.features's inputs)}
+                    "features": bool (optional; true: it also reads agents.features's inputs),
+                    "nullo_branch": bool (optional; true: nullo card play by PolicyNet.nullo)}
 
 Training checkpoints hold more (critic, optimiser, league, random generators; see
 :mod:`train.checkpoint`).  ``make_bot("neural:NAME")`` resolves NAME as a file, a run directory
@@ -41,7 +42,9 @@ from torch import nn
 
 from agents.features import FEATURE_SIZE, CardFeatures
 from fh_env import NUM_ACTIONS, Rules, SeatView
+from fh_env import actions as A
 from fh_env import observe
+from fh_env.engine import Phase
 
 from .shipped import CHECKPOINT_DIR, resolve_alias, shipped_agents
 
@@ -65,11 +68,17 @@ class PolicyNet(nn.Module):
     (:func:`fh_env.observe.trump_first_indices`): it learns card play once for all trump suits.
     With ``features`` it also reads the card-play inputs of :mod:`agents.features` (cards
     gone, masters, who is winning the trick), which it computes from the observation.
+    With ``nullo_branch`` (4 players) the card play of nullo contracts (nullo, open and double
+    nullo, every seat) comes from a second network of the same shape (``self.nullo``), chosen
+    per row from the observation's phase and contract.  Why: fitted on nullo play, one shared
+    network gives up suit play (docs/research-log.md, "Nullo card play learned by imitation");
+    a branch of its own learns the nullos without moving anything else.
     """
 
     def __init__(self, obs_size: int, hidden_sizes: Sequence[int],
                  generator: torch.Generator | None = None, trump_first: bool = False,
-                 num_actions: int = NUM_ACTIONS, features: bool = False) -> None:
+                 num_actions: int = NUM_ACTIONS, features: bool = False,
+                 nullo_branch: bool = False) -> None:
         super().__init__()
         self.obs_size = int(obs_size)
         self.features = bool(features)
@@ -99,6 +108,20 @@ class PolicyNet(nn.Module):
         self.trunk = nn.Sequential(*layers)
         self.policy_head = init_layer(width, self.num_actions, 0.01, generator)
         self.value_head = init_layer(width, 1, 1.0, generator)
+        self.nullo: PolicyNet | None = None
+        if nullo_branch:
+            if (self.obs_size, self.num_actions) != (observe.OBS_SIZE, NUM_ACTIONS):
+                raise ValueError("a nullo branch reads the 4-player observation layout only, "
+                                 f"not size {self.obs_size}")
+            self.nullo = PolicyNet(obs_size, hidden_sizes, generator, trump_first, num_actions,
+                                   features)
+            phase, bid = observe.LAYOUT["phase"].start, observe.LAYOUT["bid"].start
+            self._play_column = phase + int(Phase.PLAY)
+            self._nullo_columns = [bid + b - 1 for b in A.NULLO_TYPES]
+
+    @property
+    def nullo_branch(self) -> bool:
+        return self.nullo is not None
 
     @property
     def input_size(self) -> int:
@@ -110,6 +133,9 @@ class PolicyNet(nn.Module):
         new inputs enter with zero weights, so a fit starts from the trained agent."""
         if self.features:
             return self
+        if self.nullo is not None:
+            raise ValueError("the derived inputs cannot be added to a network with a nullo "
+                             "branch: add them before the branch")
         net = PolicyNet(self.obs_size, self.hidden_sizes, None, self.trump_first,
                         self.num_actions, features=True)
         state = self.state_dict()
@@ -122,6 +148,17 @@ class PolicyNet(nn.Module):
 
     def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Raw logits [B, num_actions] (unmasked) and values [B]."""
+        logits, value = self._forward(obs)
+        if self.nullo is not None:
+            rows = (obs[:, self._play_column] > 0) & (obs[:, self._nullo_columns].sum(1) > 0)
+            if bool(rows.any()):
+                index = rows.nonzero().squeeze(1)
+                nullo_logits, nullo_value = self.nullo(obs[index])
+                logits = logits.index_put((index,), nullo_logits)
+                value = value.index_put((index,), nullo_value)
+        return logits, value
+
+    def _forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         row = None
         if self.trump_first:
             trump = obs[:, observe.TRUMP_SLICE]
@@ -264,7 +301,8 @@ def policy_from_checkpoint(data: dict[str, Any], path: str | Path = "?") -> Poli
         net = PolicyNet(data["obs_size"], policy["hidden_sizes"],
                         trump_first=bool(policy.get("trump_first", False)),
                         num_actions=data["num_actions"],
-                        features=bool(policy.get("features", False)))
+                        features=bool(policy.get("features", False)),
+                        nullo_branch=bool(policy.get("nullo_branch", False)))
         net.load_state_dict(policy["state_dict"])
     except (KeyError, TypeError, RuntimeError, ValueError, AttributeError) as err:
         raise CheckpointError(f"checkpoint {path}: the policy cannot be loaded: "

@@ -129,6 +129,10 @@ class NetworkMCBot:
             raise ValueError(f"nmc infer={infer}: the exponent of the weights is at least 0")
         if rollout not in ROLLOUTS:
             raise ValueError(f"nmc rollout={rollout!r}: choose one of {', '.join(ROLLOUTS)}")
+        if rollout == "net" and network.net.nullo_branch:
+            raise ValueError(f"nmc rollout=net: {network.name} has a nullo branch, which network "
+                             "rollouts do not compile; roll out with the agent it was joined "
+                             "from")
         self.rollout = rollout
         self.network = network
         self.search = FastMCBot(samples=samples)

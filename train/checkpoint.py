@@ -75,6 +75,7 @@ def agent_part(trainer: "Trainer") -> dict[str, Any]:
         "policy": {"hidden_sizes": list(policy.hidden_sizes),
                    "trump_first": policy.trump_first,
                    "features": policy.features,
+                   "nullo_branch": policy.nullo_branch,
                    "state_dict": _cpu(policy.state_dict())},
     }
 

@@ -510,6 +510,39 @@ def fit_agent(init: str | Path, data_paths: Sequence[str | Path], out: str | Pat
     return history
 
 
+def join_nullo_branch(base: str | Path, nullo: str | Path, out: str | Path) -> Path:
+    """Write ``base`` with ``nullo``'s network as its nullo branch (``PolicyNet.nullo``): the
+    nullo contracts' card play from ``nullo``, everything else from ``base``, atomically to
+    ``out``.  Both agents must play the same rules with networks of the same shape.
+
+    Why: a network fitted on nullo play gives up suit play (docs/research-log.md, "Nullo card
+    play learned by imitation"); joined, each part plays what it plays best."""
+    from agents.neural import CheckpointError, PolicyNet, resolve_checkpoint
+    from train.checkpoint import read_checkpoint
+
+    agent = read_checkpoint(resolve_checkpoint(base))
+    main_net = NeuralBot.load(base).net
+    nullo_net = NeuralBot.load(nullo).net
+    if main_net.nullo_branch or nullo_net.nullo_branch:
+        raise CheckpointError("an agent with a nullo branch cannot be joined again")
+    if NeuralBot.load(base).rules != NeuralBot.load(nullo).rules:
+        raise CheckpointError(f"{base} and {nullo} play other rules")
+    shape = (main_net.obs_size, main_net.hidden_sizes, main_net.trump_first,
+             main_net.num_actions, main_net.features)
+    if shape != (nullo_net.obs_size, nullo_net.hidden_sizes, nullo_net.trump_first,
+                 nullo_net.num_actions, nullo_net.features):
+        raise CheckpointError(f"{base} and {nullo} have networks of other shapes or inputs")
+    joined = PolicyNet(*shape[:2], None, shape[2], shape[3], shape[4], nullo_branch=True)
+    state = dict(main_net.state_dict())
+    state.update({f"nullo.{k}": v for k, v in nullo_net.state_dict().items()})
+    joined.load_state_dict(state)
+    agent["policy"]["nullo_branch"] = True
+    agent["policy"]["state_dict"] = {k: v.detach().clone() for k, v in
+                                     joined.state_dict().items()}
+    agent["nullo_branch"] = {"base": str(base), "nullo": str(nullo)}
+    return save_atomic(agent, out)
+
+
 def make_teacher(spec: str, search: str) -> NetworkMCBot:
     """The ``nmc`` bot of a collection, checked against what ``search`` scores."""
     from agents.registry import make_bot
@@ -530,7 +563,7 @@ SEARCH_PARTS = {"cards": (True, None), "calls": (False, None), "both": (True, No
 
 # ---------------------------------------------------------------------- command line
 def build_parser() -> argparse.ArgumentParser:
-    """``python -m train.distill collect|fit``'s options."""
+    """``python -m train.distill collect|fit|join``'s options."""
     parser = argparse.ArgumentParser(prog="python -m train.distill", description=__doc__.split(
         "\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -574,6 +607,11 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("--holdout", type=float, default=0.05)
     f.add_argument("--seed", type=int, default=0)
     f.add_argument("--out", required=True, help="the agent checkpoint to write")
+    j = sub.add_parser("join", help="give an agent another agent's network as its nullo "
+                                    "branch (the card play of nullo contracts)")
+    j.add_argument("--base", required=True, help="the agent that plays everything else")
+    j.add_argument("--nullo", required=True, help="the agent that plays the nullos' cards")
+    j.add_argument("--out", required=True, help="the agent checkpoint to write")
     return parser
 
 
@@ -607,7 +645,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     args = build_parser().parse_args(argv)
     try:
-        (_collect_command if args.command == "collect" else _fit_command)(args)
+        if args.command == "join":
+            print(f"-> {join_nullo_branch(args.base, args.nullo, args.out)}")
+        else:
+            (_collect_command if args.command == "collect" else _fit_command)(args)
     except (ValueError, CheckpointError) as err:
         print(f"python -m train.distill: error: {err}", file=sys.stderr)
         return 2

@@ -86,6 +86,8 @@ def widen(net: PolicyNet, hidden_sizes: Sequence[int],
     and feed the next layer (and the heads) with zero weights, so they change nothing until
     training moves those weights.  Extra layers start as the identity on the old units (the
     input of a layer is a ReLU's output, so ``relu(x) = x`` there)."""
+    if net.nullo_branch:
+        raise ValueError("a network with a nullo branch cannot be widened: widen it first")
     old = net.hidden_sizes
     sizes = [int(h) for h in hidden_sizes]
     if len(sizes) < len(old) or any(h < o for h, o in zip(sizes, old)) \
