@@ -104,6 +104,6 @@ def test_network_rollouts_refuse_a_branched_agent(tmp_path) -> None:
 
     out = tmp_path / "joined.pt"
     distill.join_nullo_branch("distill-australian-2", "distill-australian", out)
-    make_bot(f"nmc:{out}", RULES)  # rule-bot rollouts: the branch plays only the bot's own cards
+    make_bot(f"nmc:{out}", RULES)  # rule-bot rollouts, as before
     with pytest.raises(ValueError, match="nullo branch, which network rollouts do not compile"):
         make_bot(f"nmc:{out},rollout=net", RULES)
