@@ -31,7 +31,7 @@ BEST_AGENTS: dict[str, str] = {"australian-no-nullo": "distill-branches-2",
                                "australian": "distill-australian-nullo",
                                "canadian": "distill-canadian-2",
                                "avondale-classic": "distill-avondale-classic-2",
-                               "american-double-nullo": "distill-american-double-nullo",
+                               "american-double-nullo": "distill-american-double-nullo-2",
                                "american-45": "distill-american-45-2",
                                "american": "distill-american-2",
                                "three-handed": "distill-three-handed"}

@@ -6,7 +6,7 @@ import os
 lo, hi, K, limit, out = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]), sys.argv[5]
 os.makedirs(out, exist_ok=True)
 mc20 = FastMCBot(20); mc50 = FastMCBot(50)
-net = NeuralBot.load("distill-australian-2")
+net = NeuralBot.load(BASE)
 table = {}  # float value -> code
 
 def codes(o):

@@ -2,7 +2,7 @@
 usage: collect_calls.py SEED_LO SEED_HI DATADIR (appends chunk files; reuses table.pkl)"""
 from common import *
 lo, hi, out = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
-net = NeuralBot.load("distill-australian-2")
+net = NeuralBot.load(BASE)
 table = pickle.load(open(f"{out}/table.pkl", "rb"))
 def codes(o):
     u, inv = np.unique(o, return_inverse=True)

@@ -11,7 +11,9 @@ import fh_env.actions as A
 from agents.mc_fast import FastMCBot
 from agents.neural import NeuralBot
 
-RULES = load_rules("australian")
+import os
+RULES = load_rules(os.environ.get("NULLO_RULES", "australian"))
+BASE = os.environ.get("NULLO_BASE", "distill-australian-2")  # the network fitted and anchored
 NULLOS = set(A.NULLO_TYPES)
 
 def encode(bot, view):

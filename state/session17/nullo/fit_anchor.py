@@ -35,7 +35,7 @@ for g, m in groups.items():
     print(f"  {g:38s} n={m.sum():6d} {np.mean(D['greedy'][m] == D['label'][m]):.3f} / "
           f"{np.mean(D['greedy'][m & nonforced] == D['label'][m & nonforced]):.3f} (n={int((m & nonforced).sum())})")
 
-agent = read_checkpoint(resolve_checkpoint("distill-australian-2"))
+agent = read_checkpoint(resolve_checkpoint(BASE))
 net = policy_from_checkpoint(agent)
 prior = copy.deepcopy(net).eval()  # soft anchor: suit/call decisions fit the original net's own distribution
 

@@ -3,7 +3,7 @@ with several card players; count made. usage: playtest.py LO HI FIT.pt [FIT2.pt 
 from common import *
 lo, hi = int(sys.argv[1]), int(sys.argv[2])
 mc20 = FastMCBot(20); mc50 = FastMCBot(50)
-net0 = NeuralBot.load("distill-australian-2")
+net0 = NeuralBot.load(BASE)
 fits = [NeuralBot.load(p) for p in sys.argv[3:]]
 players = {"mcfast50": None, "net0 all": net0, "net0 decl": net0}
 for p, b in zip(sys.argv[3:], fits):

@@ -4,7 +4,7 @@ from arena.split import SplitBot
 from arena.duplicate import duplicate
 from agents.registry import make_bot
 fit, deals, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-b = make_bot("neural:distill-australian-2", RULES); f = make_bot(f"neural:{fit}", RULES)
+b = make_bot(f"neural:{BASE}", RULES); f = make_bot(f"neural:{fit}", RULES)
 a = SplitBot(b, f, f, name=f"calls distill-australian-2, cards {fit}")
 t0 = time.time()
 r = duplicate(a, b, RULES, deals=deals, seed=seed)

@@ -1,6 +1,6 @@
 from common import *
 mc20 = FastMCBot(20); mc50 = FastMCBot(50)
-net = NeuralBot.load("distill-australian-2")
+net = NeuralBot.load(BASE)
 t0 = time.time(); nn_ = 0; tp = 0; kinds = {}
 for i in range(60):
     seed = 59000 + i
