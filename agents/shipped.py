@@ -30,7 +30,7 @@ RENAMED: dict[str, str] = {
 BEST_AGENTS: dict[str, str] = {"australian-no-nullo": "distill-branches-2",
                                "australian": "distill-australian-nullo",
                                "canadian": "distill-canadian-nullo",
-                               "avondale-classic": "distill-avondale-classic-2",
+                               "avondale-classic": "distill-avondale-classic-3",
                                "american-double-nullo": "distill-american-double-nullo-2",
                                "american-45": "distill-american-45-2",
                                "american": "distill-american-3",
