@@ -85,8 +85,8 @@ class PolicyNet(nn.Module):
         self.num_actions = int(num_actions)
         self.hidden_sizes = [int(h) for h in hidden_sizes]
         self.trump_first = bool(trump_first)
-        if self.trump_first and (self.obs_size, self.num_actions) != (observe.OBS_SIZE,
-                                                                      NUM_ACTIONS):
+        four_players = (self.obs_size, self.num_actions) == (observe.OBS_SIZE, NUM_ACTIONS)
+        if self.trump_first and not four_players:
             raise ValueError("trump_first relabels suits of the 4-player observation layout "
                              f"only (size {observe.OBS_SIZE}, {NUM_ACTIONS} actions), not of "
                              f"size {self.obs_size} with {self.num_actions} actions")
@@ -96,7 +96,7 @@ class PolicyNet(nn.Module):
             self.register_buffer("obs_index", torch.from_numpy(obs_index.copy()), False)
             self.register_buffer("action_index", torch.from_numpy(action_index.copy()), False)
         if self.features:
-            if (self.obs_size, self.num_actions) != (observe.OBS_SIZE, NUM_ACTIONS):
+            if not four_players:
                 raise ValueError("derived card-play features read the 4-player observation "
                                  f"layout only, not size {self.obs_size}")
             self.card_features = CardFeatures()
@@ -110,7 +110,7 @@ class PolicyNet(nn.Module):
         self.value_head = init_layer(width, 1, 1.0, generator)
         self.nullo: PolicyNet | None = None
         if nullo_branch:
-            if (self.obs_size, self.num_actions) != (observe.OBS_SIZE, NUM_ACTIONS):
+            if not four_players:
                 raise ValueError("a nullo branch reads the 4-player observation layout only, "
                                  f"not size {self.obs_size}")
             self.nullo = PolicyNet(obs_size, hidden_sizes, generator, trump_first, num_actions,
@@ -145,6 +145,24 @@ class PolicyNet(nn.Module):
         state[first] = weight
         net.load_state_dict(state)
         return net
+
+    def with_nullo_branch(self, nullo: "PolicyNet") -> "PolicyNet":
+        """This network with ``nullo`` (same shape and inputs, no branch of its own) as its
+        nullo branch: each computes exactly what it did, on the rows it now plays."""
+        if self.nullo_branch or nullo.nullo_branch:
+            raise ValueError("an agent with a nullo branch cannot be joined again")
+        if self._shape() != nullo._shape():
+            raise ValueError("the networks have other shapes or inputs")
+        net = PolicyNet(**self._shape(), nullo_branch=True)
+        net.load_state_dict({**self.state_dict(),
+                             **{f"nullo.{k}": v for k, v in nullo.state_dict().items()}})
+        return net
+
+    def _shape(self) -> dict[str, Any]:
+        """The constructor's arguments that fix the weights' shapes and what they read."""
+        return {"obs_size": self.obs_size, "hidden_sizes": self.hidden_sizes,
+                "trump_first": self.trump_first, "num_actions": self.num_actions,
+                "features": self.features}
 
     def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Raw logits [B, num_actions] (unmasked) and values [B]."""

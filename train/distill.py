@@ -517,25 +517,17 @@ def join_nullo_branch(base: str | Path, nullo: str | Path, out: str | Path) -> P
 
     Why: a network fitted on nullo play gives up suit play (docs/research-log.md, "Nullo card
     play learned by imitation"); joined, each part plays what it plays best."""
-    from agents.neural import CheckpointError, PolicyNet, resolve_checkpoint
+    from agents.neural import CheckpointError, resolve_checkpoint
     from train.checkpoint import read_checkpoint
 
     agent = read_checkpoint(resolve_checkpoint(base))
-    main_net = NeuralBot.load(base).net
-    nullo_net = NeuralBot.load(nullo).net
-    if main_net.nullo_branch or nullo_net.nullo_branch:
-        raise CheckpointError("an agent with a nullo branch cannot be joined again")
-    if NeuralBot.load(base).rules != NeuralBot.load(nullo).rules:
+    main_bot, nullo_bot = NeuralBot.load(base), NeuralBot.load(nullo)
+    if main_bot.rules != nullo_bot.rules:
         raise CheckpointError(f"{base} and {nullo} play other rules")
-    shape = (main_net.obs_size, main_net.hidden_sizes, main_net.trump_first,
-             main_net.num_actions, main_net.features)
-    if shape != (nullo_net.obs_size, nullo_net.hidden_sizes, nullo_net.trump_first,
-                 nullo_net.num_actions, nullo_net.features):
-        raise CheckpointError(f"{base} and {nullo} have networks of other shapes or inputs")
-    joined = PolicyNet(*shape[:2], None, shape[2], shape[3], shape[4], nullo_branch=True)
-    state = dict(main_net.state_dict())
-    state.update({f"nullo.{k}": v for k, v in nullo_net.state_dict().items()})
-    joined.load_state_dict(state)
+    try:
+        joined = main_bot.net.with_nullo_branch(nullo_bot.net)
+    except ValueError as err:
+        raise CheckpointError(f"{base} and {nullo}: {err}") from None
     agent["policy"]["nullo_branch"] = True
     agent["policy"]["state_dict"] = {k: v.detach().clone() for k, v in
                                      joined.state_dict().items()}
@@ -631,6 +623,10 @@ def _collect_command(args: argparse.Namespace) -> None:
     print(f"{len(data['labels'])} decisions -> {path}")
 
 
+def _join_command(args: argparse.Namespace) -> None:
+    print(f"-> {join_nullo_branch(args.base, args.nullo, args.out)}")
+
+
 def _fit_command(args: argparse.Namespace) -> None:
     fit_agent(args.init, args.data, args.out, epochs=args.epochs,
               learning_rate=args.learning_rate, temperature=args.temperature,
@@ -645,10 +641,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     args = build_parser().parse_args(argv)
     try:
-        if args.command == "join":
-            print(f"-> {join_nullo_branch(args.base, args.nullo, args.out)}")
-        else:
-            (_collect_command if args.command == "collect" else _fit_command)(args)
+        {"collect": _collect_command, "fit": _fit_command, "join": _join_command}[
+            args.command](args)
     except (ValueError, CheckpointError) as err:
         print(f"python -m train.distill: error: {err}", file=sys.stderr)
         return 2
