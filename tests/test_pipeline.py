@@ -99,7 +99,8 @@ def test_every_stage_runs_and_is_recorded(whole_run: Path, capsys) -> None:
     for s in stages:
         assert set(s["results"]) == {"random", "rule"}  # the evaluation at each stage's end
         assert s["seconds"] > 0 and Path(s["agent"]).is_file()
-    assert stages[0]["results"]["rule"]["deals"] == 2 and stages[-1]["results"]["rule"]["deals"] == 3
+    assert stages[0]["results"]["rule"]["deals"] == 2
+    assert stages[-1]["results"]["rule"]["deals"] == 3
     assert sorted(p.name for p in (whole_run / "stage-2-distill").glob("piece-*.npz")) == [
         "piece-1.npz", "piece-2.npz"]
     assert same_weights(whole_run / "best.pt", whole_run / "stage-3-distill" / "agent.pt")

@@ -466,7 +466,8 @@ def _read_stages(run_dir: Path) -> list[dict[str, Any]]:
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as err:
-        raise ValueError(f"{path} cannot be read ({err}); it records the finished stages") from None
+        raise ValueError(f"{path} cannot be read ({err}); "
+                         "it records the finished stages") from None
 
 
 def _write_json(path: Path, data: Any) -> None:
