@@ -68,7 +68,7 @@ class PolicyNet(nn.Module):
     (:func:`fh_env.observe.trump_first_indices`): it learns card play once for all trump suits.
     With ``features`` it also reads the card-play inputs of :mod:`agents.features` (cards
     gone, masters, who is winning the trick), which it computes from the observation.
-    With ``nullo_branch`` (4 players) the card play of nullo contracts (nullo, open and double
+    With ``nullo_branch`` (any table size) the card play of nullo contracts (nullo, open and double
     nullo, every seat) comes from a second network of the same shape (``self.nullo``), chosen
     per row from the observation's phase and contract.  Why: fitted on nullo play, one shared
     network gives up suit play (docs/research-log.md, "Nullo card play learned by imitation");
@@ -110,12 +110,16 @@ class PolicyNet(nn.Module):
         self.value_head = init_layer(width, 1, 1.0, generator)
         self.nullo: PolicyNet | None = None
         if nullo_branch:
-            if not four_players:
-                raise ValueError("a nullo branch reads the 4-player observation layout only, "
-                                 f"not size {self.obs_size}")
+            lay = next((lay for lay in map(observe.layout, observe.TABLE_SIZES)
+                        if (lay.size, lay.num_actions) == (self.obs_size, self.num_actions)),
+                       None)
+            if lay is None:
+                raise ValueError("a nullo branch reads the phase and contract of a table "
+                                 f"size's observation layout, not of size {self.obs_size} "
+                                 f"with {self.num_actions} actions")
             self.nullo = PolicyNet(obs_size, hidden_sizes, generator, trump_first, num_actions,
                                    features)
-            phase, bid = observe.LAYOUT["phase"].start, observe.LAYOUT["bid"].start
+            phase, bid = lay.slices["phase"].start, lay.slices["bid"].start
             self._play_column = phase + int(Phase.PLAY)
             self._nullo_columns = [bid + b - 1 for b in A.NULLO_TYPES]
 

@@ -15,7 +15,7 @@ from agents.neural import NeuralBot
 from agents.registry import make_bot
 from agents.rule import RuleBot
 from fh_env import observe
-from fh_env.actions import PASS
+from fh_env.actions import NULLO, NULLO_TYPES, NUM_ACTIONS, OPEN_NULLO, PASS
 from fh_env.compiled.engine import AUCTION, PLAY
 from fh_env.compiled.games import FastGames
 from fh_env.engine import Phase, State
@@ -86,6 +86,47 @@ def test_candidates_are_the_networks_favourites_with_pass_among_them(network) ->
     assert branches.choose(logits, np.array([0, 1, 0, 0, 0, 0]), AUCTION) == [1]
     with pytest.raises(ValueError, match="at least 2"):
         DealBranches(network, State().rules, candidates=1)
+
+
+def test_nullo_calls_give_the_favourite_nullo_a_place_in_the_auction(network) -> None:
+    branches = DealBranches(network, State().rules, nullo_calls=True)
+    logits = np.zeros(NUM_ACTIONS)
+    logits[[5, 6, 7, 8]] = [9.0, 8.0, 7.0, 6.0]
+    logits[[NULLO, OPEN_NULLO]] = [-3.0, -2.0]
+    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    mask[[PASS, 5, 6, 7, 8, NULLO, OPEN_NULLO]] = 1
+    assert branches.choose(logits, mask, AUCTION) == [5, 6, OPEN_NULLO, PASS]
+    logits[NULLO] = 8.5  # a favourite already: nothing moves for it
+    assert branches.choose(logits, mask, AUCTION) == [5, NULLO, 6, PASS]
+    mask[[NULLO, OPEN_NULLO]] = 0  # none legal: pass alone takes a place
+    assert branches.choose(logits, mask, AUCTION) == [5, 6, 7, PASS]
+    assert branches.choose(logits, mask, PLAY) == [5, 6, 7, 8]
+    with pytest.raises(ValueError, match="at least 3 candidates with nullo calls"):
+        DealBranches(network, State().rules, candidates=2, nullo_calls=True)
+
+
+def test_a_collection_with_nullo_calls_branches_on_a_nullo_wherever_one_is_legal() -> None:
+    """Three-handed: its network never bids a nullo, so only the option puts one among the
+    scored calls."""
+    teacher = make_bot("nmc:distill-three-handed,samples=2")
+    rules = teacher.network.rules
+    for nullo_calls in (False, True):
+        data = distill.collect(teacher, hands=12, seed=5, num_envs=4, progress=False,
+                               cards=False, deal="calls", nullo_calls=nullo_calls)
+        auction = data["records"]["phase"] == AUCTION
+        masks = distill.Batches(rules)(data["records"])[1].numpy()[auction]
+        scored = ~np.isnan(data["scores"].astype(np.float32)[auction])
+        nullo = list(NULLO_TYPES)
+        legal = masks[:, nullo].any(1) & (masks.sum(1) > 1)
+        assert legal.sum() >= 10
+        tried = scored[:, nullo].any(1)
+        if nullo_calls:
+            assert tried[legal].all()
+        else:
+            assert tried[legal].mean() < 0.5
+    with pytest.raises(ValueError, match="candidates of deal branches only"):
+        distill.collect(teacher, hands=1, seed=5, num_envs=1, progress=False, cards=True,
+                        nullo_calls=True)
 
 
 def test_a_deal_collection_stores_the_networks_scored_decisions(tmp_path, capsys) -> None:

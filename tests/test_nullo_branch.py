@@ -19,14 +19,15 @@ from train import distill
 RULES = Rules.preset("australian")
 
 
-def _positions() -> dict[str, list[np.ndarray]]:
+def _positions(rules: Rules = RULES) -> dict[str, list[np.ndarray]]:
     """Observations of random hands, by kind: a nullo contract's card play, its exchange, a
     suit contract's card play, the auction."""
+    lay = observe.layout(rules.players)
     kinds: dict[str, list[np.ndarray]] = {"nullo play": [], "nullo exchange": [],
                                           "suit play": [], "auction": []}
-    for seed in range(400):
+    for seed in range(2000):
         rng = random.Random(seed)
-        state = State(RULES, seed=seed)
+        state = State(rules, seed=seed)
         seen: list[tuple[str, np.ndarray]] = []
         while not state.is_terminal:
             phase = state.phase
@@ -34,7 +35,7 @@ def _positions() -> dict[str, list[np.ndarray]]:
             kind = ("auction" if phase == Phase.AUCTION else
                     ("nullo " if nullo else "suit ") + ("play" if phase == Phase.PLAY
                                                         else "exchange"))
-            seen.append((kind, observe.encode(seat_view(state, state.turn)).copy()))
+            seen.append((kind, lay.encode(seat_view(state, state.turn)).copy()))
             state.apply(rng.choice(state.legal_actions()))
         for kind, obs in seen:
             if kind in kinds and len(kinds[kind]) < 40:
@@ -45,15 +46,17 @@ def _positions() -> dict[str, list[np.ndarray]]:
     return kinds
 
 
-def test_the_branch_plays_the_cards_of_nullo_contracts_and_nothing_else() -> None:
+@pytest.mark.parametrize("preset", ["australian", "three-handed", "six-handed"])
+def test_the_branch_plays_the_cards_of_nullo_contracts_and_nothing_else(preset: str) -> None:
+    rules = Rules.preset(preset)
+    lay = observe.layout(rules.players)
+    four = rules.players == 4  # the relabelling and the derived inputs read 4 players only
+    shape = dict(obs_size=lay.size, hidden_sizes=[32], trump_first=four,
+                 num_actions=lay.num_actions, features=four)
     gen = torch.Generator().manual_seed(3)
-    main = PolicyNet(observe.OBS_SIZE, [32], gen, trump_first=True, features=True)
-    other = PolicyNet(observe.OBS_SIZE, [32], gen, trump_first=True, features=True)
-    joined = PolicyNet(observe.OBS_SIZE, [32], gen, trump_first=True, features=True,
-                       nullo_branch=True)
-    joined.load_state_dict({**main.state_dict(),
-                            **{f"nullo.{k}": v for k, v in other.state_dict().items()}})
-    kinds = _positions()
+    main, other = PolicyNet(**shape, generator=gen), PolicyNet(**shape, generator=gen)
+    joined = main.with_nullo_branch(other)
+    kinds = _positions(rules)
     obs = torch.from_numpy(np.concatenate([np.stack(v) for v in kinds.values()]))
     owner = np.concatenate([[k] * len(v) for k, v in kinds.items()])
     with torch.no_grad():
@@ -68,10 +71,9 @@ def test_the_branch_plays_the_cards_of_nullo_contracts_and_nothing_else() -> Non
         assert not torch.equal(logits[rows], other_source[0][rows]), kind
 
 
-def test_a_branch_reads_the_four_player_layout_only() -> None:
-    three = observe.layout(3)
-    with pytest.raises(ValueError, match="nullo branch reads the 4-player observation"):
-        PolicyNet(three.size, [16], num_actions=three.num_actions, nullo_branch=True)
+def test_a_branch_needs_a_table_sizes_layout() -> None:
+    with pytest.raises(ValueError, match="nullo branch reads the phase and contract"):
+        PolicyNet(observe.OBS_SIZE + 1, [16], nullo_branch=True)
 
 
 def test_join_writes_an_agent_that_loads_and_refuses_what_cannot_join(tmp_path, capsys) -> None:

@@ -188,6 +188,8 @@ def test_a_sigkill_inside_ppo_resumes(tmp_path: Path) -> None:
     ("stages = []\n", "at least one [[stages]] table"),
     ("rules = 'three-handed'\n[[stages]]\nkind = 'distill'\nopponent = ''\nfeatures = true\n",
      "features=true: the derived card-play inputs read the 4-player observation only"),
+    ("[[stages]]\nkind = 'distill'\nsearch = 'cards'\nnullo_calls = true\n",
+     "nullo calls are candidates of deal branches only"),
     ("rules = 'six-handed'\n[[stages]]\nkind = 'distill'\n",  # opponent = 'rule' by default
      "opponent='rule' holds one partnership, which 6 players do not have"),
 ])

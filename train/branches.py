@@ -26,7 +26,7 @@ import torch
 
 from agents.mc_fast import side_scores
 from agents.neural import NeuralBot, masked_logits
-from fh_env.actions import PASS
+from fh_env.actions import NULLO_TYPES, PASS
 from fh_env.compiled import observe as fastobs
 from fh_env.compiled.engine import AUCTION, HAND_OVER
 from fh_env.compiled.games import FastGames
@@ -50,24 +50,37 @@ class DealBranches:
     and the candidate: no generator is drawn from."""
 
     def __init__(self, network: NeuralBot, rules: Rules, other: Player | None = None,
-                 candidates: int = CANDIDATES) -> None:
-        if candidates < 2:
-            raise ValueError(f"a branch needs at least 2 candidates, not {candidates}")
+                 candidates: int = CANDIDATES, nullo_calls: bool = False) -> None:
+        if candidates < 2 + nullo_calls:
+            raise ValueError(f"a branch needs at least {2 + nullo_calls} candidates"
+                             f"{' with nullo calls' if nullo_calls else ''}, not {candidates}")
         network.check_rules(rules)
         self.net = network.net
         self.rules = rules
         self.encode = network.encoding_rules(rules)  # as NeuralBot.act encodes
         self.other = other
         self.candidates = candidates
+        self.nullo_calls = nullo_calls
 
     def choose(self, logits: np.ndarray, mask: np.ndarray, phase: int) -> list[int]:
         """The candidates of one decision: the network's favourites among the legal actions
-        (ties to the lower action), pass taking the last place in the auction if missing."""
+        (ties to the lower action), pass taking the last place in the auction if missing.
+
+        With ``nullo_calls`` the favourite legal nullo-type call takes the last place left in
+        the auction too.  Why: a network that never bids a nullo never branches on one, so a
+        step cannot find the hands where a nullo scores more than its favourites."""
         legal = np.flatnonzero(mask)
-        order = legal[np.argsort(-logits[legal], kind="stable")]
-        picks = order[:self.candidates].tolist()
-        if phase == AUCTION and PASS in legal and PASS not in picks:
-            picks[-1] = PASS
+        order = legal[np.argsort(-logits[legal], kind="stable")].tolist()
+        picks = order[:self.candidates]
+        if phase != AUCTION:
+            return picks
+        musts = [PASS] if PASS in legal else []
+        if self.nullo_calls:
+            musts += [a for a in order if a in NULLO_TYPES][:1]
+        for must in musts:
+            if must not in picks:
+                last = max(j for j, a in enumerate(picks) if a not in musts)
+                picks[last] = must
         return picks
 
     def scores(self, games: np.ndarray, theirs: np.ndarray | None, logits: np.ndarray,

@@ -74,8 +74,8 @@ _Step = tuple[np.ndarray, np.ndarray, np.ndarray]
 
 def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
             player: NeuralBot | None = None, progress: bool = True,
-            opponent: str | None = None, cards: bool = True, deal: str | None = None
-            ) -> dict[str, np.ndarray]:
+            opponent: str | None = None, cards: bool = True, deal: str | None = None,
+            nullo_calls: bool = False) -> dict[str, np.ndarray]:
     """``hands`` hands of ``teacher`` (or of ``player``, labelled by ``teacher``) on every
     seat: each decision's game record, the teacher's action and, where the search ran, the
     score of every legal action (NaN elsewhere).
@@ -90,12 +90,15 @@ def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
     false only the calls, and only the auction's decisions are stored.  With ``deal`` the
     network's decisions are scored by branches on the dealt cards instead
     (:mod:`train.branches`; the teacher's ``calls`` must be 0, ``cards`` false): ``"calls"``
-    its calls and kitty discards (only they are stored), ``"all"`` every decision.
+    its calls and kitty discards (only they are stored), ``"all"`` every decision; with
+    ``nullo_calls`` a call's branches try the favourite nullo-type call too
+    (:meth:`train.branches.DealBranches.choose`).
 
     Interrupted (Ctrl-C; ``main`` turns SIGTERM into the same), it returns what it has: every
     decision stands alone, so a long collection can be cut short without losing its work."""
-    rules = _check_collect(teacher, player, cards, deal)
-    tables = _Tables(teacher, player, rules, min(num_envs, hands), seed, opponent, cards, deal)
+    rules = _check_collect(teacher, player, cards, deal, nullo_calls)
+    tables = _Tables(teacher, player, rules, min(num_envs, hands), seed, opponent, cards, deal,
+                     nullo_calls)
     steps: list[_Step] = []
     started, active = tables.n, np.ones(tables.n, dtype=bool)
     bar = progress_bar(hands, "hands", progress)
@@ -121,7 +124,7 @@ def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
 
 
 def _check_collect(teacher: NetworkMCBot, player: NeuralBot | None, cards: bool,
-                   deal: str | None) -> Rules:
+                   deal: str | None, nullo_calls: bool = False) -> Rules:
     """The teacher's rules, once :func:`collect`'s options are known to agree: refused before
     any table is dealt, so a bad collection fails at once rather than after its first step."""
     network = teacher.network
@@ -133,6 +136,9 @@ def _check_collect(teacher: NetworkMCBot, player: NeuralBot | None, cards: bool,
     if deal is not None and (teacher.calls or cards or deal not in ("calls", "all")):
         raise ValueError(f"deal={deal!r}: deal branches score the calls (and discards) or "
                          "every decision, alone (no calls=N in the teacher, cards false)")
+    if nullo_calls and deal is None:
+        raise ValueError("nullo calls are candidates of deal branches only (--search deal or "
+                         "deal-calls)")
     for bot in (network, player):
         if bot is not None and bot.rules != rules:
             raise ValueError(f"{bot.name} plays other rules than the teacher's network")
@@ -148,13 +154,15 @@ class _Tables:
     give the same data; each helper below does one part of a step, in that order."""
 
     def __init__(self, teacher: NetworkMCBot, player: NeuralBot | None, rules: Rules, n: int,
-                 seed: int, opponent: str | None, cards: bool, deal: str | None) -> None:
+                 seed: int, opponent: str | None, cards: bool, deal: str | None,
+                 nullo_calls: bool = False) -> None:
         self.teacher, self.network, self.player = teacher, teacher.network, player
         self.cards, self.deal, self.n = cards, deal, n
         self.venv = VectorEnv(n, rules, seed=game_seed(seed, STREAM, 0))
         self.other: Callable[..., np.ndarray] | None = (
             _opponent(opponent, rules) if opponent else None)
-        self.branches = DealBranches(self.network, rules, self.other) if deal else None
+        self.branches = (DealBranches(self.network, rules, self.other,
+                                      nullo_calls=nullo_calls) if deal else None)
         # the partnership the opponent holds, by table (swapping every hand)
         self.theirs = np.arange(n) % 2
         self.their_rngs = [random.Random(f"{seed}/opponent/{i}") for i in range(n)]
@@ -575,6 +583,9 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--opponent", metavar="BOT",
                    help="a bot (rule, random or neural:...) holding one partnership, swapping "
                         "sides every hand; only the other side's decisions are stored")
+    c.add_argument("--nullo-calls", action="store_true",
+                   help="deal branches of a call try the network's favourite nullo-type call "
+                        "too, so a network that never bids one can learn where it scores")
     c.add_argument("--out", required=True, help="the .npz file to write")
     f = sub.add_parser("fit", help="fit an agent to collected decisions")
     f.add_argument("--init", required=True, help="the agent to start from (name or file)")
@@ -618,7 +629,8 @@ def _collect_command(args: argparse.Namespace) -> None:
     player = NeuralBot.load(args.player, greedy=True) if args.player else None
     cards, deal = SEARCH_PARTS[args.search]
     data = collect(teacher, args.hands, args.seed, args.num_envs, player,
-                   opponent=args.opponent, cards=cards, deal=deal)
+                   opponent=args.opponent, cards=cards, deal=deal,
+                   nullo_calls=args.nullo_calls)
     path = save_data(data, teacher.network.rules, args.out)
     print(f"{len(data['labels'])} decisions -> {path}")
 

@@ -82,6 +82,9 @@ class DistillStage:
     anchor: bool = True
     #: Give the network the derived card-play inputs (agents.features) at this stage.
     features: bool = False
+    #: Deal branches of a call try the network's favourite nullo-type call too
+    #: (train.branches.DealBranches.choose; deal searches only).
+    nullo_calls: bool = False
     num_envs: int = 64
     #: Processes collecting pieces side by side (one a core).
     workers: int = 2
@@ -115,6 +118,10 @@ class DistillStage:
                 raise ValueError(f"{where}: {key}={getattr(stage, key)} must be at least 0")
         if stage.learning_rate <= 0:
             raise ValueError(f"{where}: learning_rate={stage.learning_rate} must be above 0")
+        if stage.nullo_calls and stage.search == "cards":
+            raise ValueError(f"{where}: nullo_calls=true: nullo calls are candidates of deal "
+                             f"branches only (search = \"deal\" or \"deal-calls\"), not of "
+                             "search = \"cards\"")
         if stage.opponent:
             from agents.registry import check_spec
 
@@ -450,7 +457,8 @@ def collect_piece(agent: str, stage: dict[str, Any], hands: int, seed: int, path
     player = NeuralBot.load(agent, greedy=True)
     cards, deal = distill.SEARCH_PARTS[stage["search"]]
     data = distill.collect(teacher, hands, seed, stage["num_envs"], player, progress=progress,
-                           opponent=stage["opponent"] or None, cards=cards, deal=deal)
+                           opponent=stage["opponent"] or None, cards=cards, deal=deal,
+                           nullo_calls=stage.get("nullo_calls", False))
     distill.save_data(data, teacher.network.rules, path)
 
 

@@ -31,8 +31,8 @@ for seed in range(lo, hi):
     for k in range(K):
         if time.time() - t0 > limit: done = True; break
         hid = seed * 100 + k
-        rngs = [random.Random(f"nullo/{seed}/{k}/{s}") for s in range(4)]
-        dealer = random.Random(f"{seed}/{k}/dealer").randrange(4)
+        rngs = [random.Random(f"nullo/{seed}/{k}/{s}") for s in range(N)]
+        dealer = random.Random(f"{seed}/{k}/dealer").randrange(N)
         st = State(RULES, seed=seed, dealer=dealer, deal=deal_cards(RULES, seed, k))
         stats["hands"] += 1
         while not st.is_terminal and st.phase != Phase.PLAY:
@@ -40,16 +40,16 @@ for seed in range(lo, hi):
         if st.is_terminal: stats["thrown"] += 1; continue
         rec = []
         if st.contract in NULLOS:
-            play_out(st, [mc50] * 4, rngs, rec, net)
+            play_out(st, [mc50] * N, rngs, rec, net)
             stats["nullo"] += 1; stats["nullo_made"] += int(st.result.made)
             stats["n_nullo_dec"] += len(rec)
         else:
             suit_seen += 1
             if suit_seen % 8 == 0:   # evaluation-only suit hands: mcfast's cards, role 4
-                play_out(st, [mc50] * 4, rngs, rec, net)
+                play_out(st, [mc50] * N, rngs, rec, net)
                 rec = [(o, m, a, 4, g) for o, m, a, r, g in rec]; stats["suit_eval"] += 1
             elif stats["n_suit_dec"] < stats["n_nullo_dec"]:
-                play_out(st, [net] * 4, rngs, rec, net)
+                play_out(st, [net] * N, rngs, rec, net)
                 rec = [(o, m, a, 3, g) for o, m, a, r, g in rec]; stats["suit_rec"] += 1
                 stats["n_suit_dec"] += len(rec)
         for o, m, a, r, g in rec:

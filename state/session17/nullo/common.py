@@ -15,6 +15,13 @@ import os
 RULES = load_rules(os.environ.get("NULLO_RULES", "australian"))
 BASE = os.environ.get("NULLO_BASE", "distill-australian-2")  # the network fitted and anchored
 NULLOS = set(A.NULLO_TYPES)
+N = RULES.players
+
+def role_of(st, s):
+    """0: the declarer; 1: its opponents (every other seat with three players); 2: a partner."""
+    if s == st.declarer:
+        return 0
+    return 1 if N == 3 or (s % 2) != (st.declarer % 2) else 2
 
 def encode(bot, view):
     """obs, mask and greedy action exactly as NeuralBot encodes them."""
@@ -39,7 +46,7 @@ def play_out(st, bots, rngs, record=None, net=None):
         a = bots[s].act(v, rngs[s])
         if record is not None:
             obs, mask, g = encode(net, v)
-            role = 0 if s == st.declarer else (1 if (s % 2) != (st.declarer % 2) else 2)
+            role = role_of(st, s)
             record.append((obs, mask, a, role, g))
         st.apply(a)
     return st

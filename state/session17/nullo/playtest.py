@@ -11,15 +11,15 @@ for p, b in zip(sys.argv[3:], fits):
 res = {k: [] for k in players}; agree = {k: [0, 0] for k in players}
 t0 = time.time(); nn_ = 0; selfag = {}; alt = random.Random("alt")
 for seed in range(lo, hi):
-    rngs = [random.Random(f"pt/{seed}/{s}") for s in range(4)]
+    rngs = [random.Random(f"pt/{seed}/{s}") for s in range(N)]
     st = auction(seed, mc20, rngs)
     if st is None or st.contract not in NULLOS: continue
     nn_ += 1
     for name, bot in players.items():
-        s2 = st.clone(); r2 = [random.Random(f"pt/{seed}/{s}/cards") for s in range(4)]
-        if bot is None: bots = [mc50] * 4
-        elif name.endswith("all"): bots = [bot] * 4
-        else: bots = [bot if s == st.declarer else mc50 for s in range(4)]
+        s2 = st.clone(); r2 = [random.Random(f"pt/{seed}/{s}/cards") for s in range(N)]
+        if bot is None: bots = [mc50] * N
+        elif name.endswith("all"): bots = [bot] * N
+        else: bots = [bot if s == st.declarer else mc50 for s in range(N)]
         while not s2.is_terminal:
             s = s2.turn; v = seat_view(s2, s); a = bots[s].act(v, r2[s])
             if bot is None and len(mc50._mc.candidates(v)) > 1:  # mcfast self-agreement (another rng)
