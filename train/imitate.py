@@ -149,12 +149,13 @@ class _Collector:
             self.columns[key].append(value)
 
     def arrays(self) -> dict[str, np.ndarray]:
+        """The piece: its columns, the table of values its codes index, and its counts."""
         if not self.columns["label"]:
             raise ValueError("the hands stored no decision: nothing to fit")
         values = np.zeros(len(self.values), dtype=np.float32)
         values[list(self.values.values())] = list(self.values)
-        dtypes = {"codes": np.uint8 if len(self.values) <= 256 else np.uint16, "mask": bool, "label": np.int16, "greedy": np.int16,
-                  "role": np.uint8, "hand": np.int32}
+        dtypes = {"codes": np.uint8 if len(values) <= 256 else np.uint16, "mask": bool,
+                  "label": np.int16, "greedy": np.int16, "role": np.uint8, "hand": np.int32}
         data = {k: np.array(v, dtype=dtypes[k]) for k, v in self.columns.items()}
         return dict(data, values=values, counts=np.array(json.dumps(self.counts)))
 
@@ -199,6 +200,7 @@ def load_pieces(paths: Sequence[str | Path], rules: Rules) -> dict[str, Any]:
     their counts summed."""
     parts: dict[str, list[np.ndarray]] = {k: [] for k in COLUMNS}
     tables, counts = [], dict.fromkeys(COUNTS, 0)
+    # hands numbered across the pieces, so that every tenth is held out of a small run too
     for path in paths:
         try:
             with np.load(path, allow_pickle=False) as f:
@@ -208,6 +210,7 @@ def load_pieces(paths: Sequence[str | Path], rules: Rules) -> dict[str, Any]:
                     raise ValueError(f"{path} holds decisions of other rules than the network's")
                 for key in COLUMNS:
                     parts[key].append(f[key])
+                parts["hand"][-1] = parts["hand"][-1] + counts["hands"]
                 tables.append(f["values"])
                 for key, n in json.loads(str(f["counts"])).items():
                     counts[key] = counts.get(key, 0) + n
