@@ -409,6 +409,13 @@ class NeuralBot:
         ranks[order] = np.arange(len(order))
         return ranks
 
+    def seen(self, view: SeatView) -> tuple[np.ndarray, np.ndarray, torch.Tensor]:
+        """The observation of ``view`` as the network reads it (a copy), the legal mask and the
+        masked logits: what a collection stores to fit this network on later
+        (:mod:`train.imitate`), encoded exactly as :meth:`act` encodes it."""
+        logits, mask = self._logits(view)
+        return self._obs.copy(), mask, logits
+
     def _logits(self, view: SeatView) -> tuple[torch.Tensor, np.ndarray]:
         """The masked logits of ``view`` and its legal-action mask."""
         if view.rules is not self._checked:

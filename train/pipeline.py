@@ -8,7 +8,10 @@ runs them in order, each starting from the agent the one before it left (the fir
   the table is a :class:`train.config.TrainConfig` field, validated as in any ``fh-train`` run;
 * ``kind = "distill"``: one step of policy improvement (:class:`DistillStage`): the current
   network plays, its decisions are scored (by deal branches on the dealt cards, or by ``nmc``'s
-  search), and the next network is fitted to the scores (:mod:`train.distill`).
+  search), and the next network is fitted to the scores (:mod:`train.distill`);
+* ``kind = "imitate"``: the current network copies a teacher bot's nullo-type calls and nullo
+  discards along its own auctions, anchored elsewhere (:class:`ImitateStage`,
+  :mod:`train.imitate`): a network that never bids a nullo learns where one pays.
 
 A stage's ``players`` key (a list of table sizes; all by default) says at which table sizes it
 runs, so that one recipe serves every ``--rules``: the 4-player observation's options
@@ -42,15 +45,49 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Callable
 
-from fh_env.rules import load_rules, read_toml
+from fh_env.rules import Rules, load_rules, read_toml
 
 from .config import TrainConfig, _parse_value
 
 #: Deals of the end-of-stage evaluations (no training stage draws from it).
 EVAL_SEED = 20_577
-KINDS = ("ppo", "distill")
+KINDS = ("ppo", "distill", "imitate")
+#: The kinds that improve an agent they are given (the first stage needs ``init``).
+IMPROVING = ("distill", "imitate")
 TABLE_SIZES = (3, 4, 6)
 SEARCHES = ("deal", "deal-calls", "cards")
+#: The rule options of the nullo-type calls (an imitate stage needs one of them on).
+NULLO_BIDS = ("nullo", "open_nullo", "double_nullo")
+
+
+def _typed(cls: type, data: dict[str, Any], where: str, what: str) -> dict[str, Any]:
+    """``data`` checked against the fields of the dataclass ``cls``: no unknown key, each
+    value of its default's type (an int where a float is wanted becomes a float)."""
+    known = {f.name for f in fields(cls)}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise ValueError(f"{where}: unknown key(s) {', '.join(unknown)}; {what} "
+                         f"takes {', '.join(sorted(known))}")
+    defaults = cls()
+    for key, value in data.items():
+        want = type(getattr(defaults, key))
+        ok = isinstance(value, want) and not (want is int and isinstance(value, bool))
+        if want is float and isinstance(value, int) and not isinstance(value, bool):
+            ok, data = True, {**data, key: float(value)}
+        if not ok:
+            raise ValueError(f"{where}: {key}={value!r} must be a {want.__name__}")
+    return data
+
+
+def _check_pieces(stage: Any, where: str, keys: tuple[str, ...]) -> None:
+    """``keys`` at least 1, and no more pieces than hands."""
+    for key in keys:
+        if getattr(stage, key) < 1:
+            raise ValueError(f"{where}: {key}={getattr(stage, key)} must be at least 1")
+    if stage.pieces > stage.hands:
+        raise ValueError(f"{where}: pieces={stage.pieces} is more than hands={stage.hands}")
+    if stage.learning_rate <= 0:
+        raise ValueError(f"{where}: learning_rate={stage.learning_rate} must be above 0")
 
 
 @dataclass
@@ -91,33 +128,15 @@ class DistillStage:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], where: str) -> "DistillStage":
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ValueError(f"{where}: unknown key(s) {', '.join(unknown)}; a distill stage "
-                             f"takes {', '.join(sorted(known))}")
-        defaults = cls()
-        for key, value in data.items():
-            want = type(getattr(defaults, key))
-            ok = isinstance(value, want) and not (want is int and isinstance(value, bool))
-            if want is float and isinstance(value, int) and not isinstance(value, bool):
-                ok, data = True, {**data, key: float(value)}
-            if not ok:
-                raise ValueError(f"{where}: {key}={value!r} must be a {want.__name__}")
-        stage = cls(**data)
+        stage = cls(**_typed(cls, data, where, "a distill stage"))
         if stage.search not in SEARCHES:
             raise ValueError(f"{where}: search={stage.search!r} must be one of "
                              f"{', '.join(SEARCHES)}")
-        for key in ("hands", "pieces", "samples", "epochs", "num_envs", "workers"):
-            if getattr(stage, key) < 1:
-                raise ValueError(f"{where}: {key}={getattr(stage, key)} must be at least 1")
-        if stage.pieces > stage.hands:
-            raise ValueError(f"{where}: pieces={stage.pieces} is more than hands={stage.hands}")
+        _check_pieces(stage, where, ("hands", "pieces", "samples", "epochs", "num_envs",
+                                     "workers"))
         for key in ("temperature", "call_temperature"):
             if getattr(stage, key) < 0:
                 raise ValueError(f"{where}: {key}={getattr(stage, key)} must be at least 0")
-        if stage.learning_rate <= 0:
-            raise ValueError(f"{where}: learning_rate={stage.learning_rate} must be above 0")
         if stage.nullo_calls and stage.search == "cards":
             raise ValueError(f"{where}: nullo_calls=true: nullo calls are candidates of deal "
                              f"branches only (search = \"deal\" or \"deal-calls\"), not of "
@@ -145,6 +164,68 @@ class DistillStage:
             raise ValueError(f"{where}: opponent={self.opponent!r} holds one partnership, "
                              f"which {players} players do not have: use opponent = \"\" "
                              "(self-play), or give the stage players = [4]")
+
+
+@dataclass
+class ImitateStage:
+    """The previous stage's agent copies a teacher bot's nullo-type calls and nullo discards
+    along its own auctions, anchored to itself elsewhere (:mod:`train.imitate`)."""
+
+    #: The bot whose calls and nullo discards are copied (a bot spec).
+    teacher: str = "mcfast:samples=30"
+    #: What is copied (train.imitate.LABELS): ``nullo``, the teacher's nullo-type calls and its
+    #: discards in nullo contracts; the other calls are anchored.
+    labels: str = "nullo"
+    #: Hands played in the collection (split over ``pieces`` files; a kill loses one piece).
+    hands: int = 60_000
+    pieces: int = 12
+    #: The chance that the teacher's call (or nullo discard) is the one played, so that the
+    #: states after a nullo call, which the network never makes, are in the data.
+    mix: float = 0.5
+    #: Weight of the cross-entropy to the starting network on the rows not copied.
+    anchor_weight: float = 3.0
+    #: Share of the card decisions (outside nullo contracts) kept as anchors.
+    card_anchor_share: float = 0.15
+    epochs: int = 3
+    learning_rate: float = 3e-4
+    #: Processes collecting pieces side by side (one a core).
+    workers: int = 2
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], where: str) -> "ImitateStage":
+        from .imitate import LABELS
+
+        stage = cls(**_typed(cls, data, where, "an imitate stage"))
+        if stage.labels not in LABELS:
+            raise ValueError(f"{where}: labels={stage.labels!r} must be one of "
+                             f"{', '.join(LABELS)}")
+        _check_pieces(stage, where, ("hands", "pieces", "epochs", "workers"))
+        for key in ("mix", "card_anchor_share"):
+            if not 0 <= getattr(stage, key) <= 1:
+                raise ValueError(f"{where}: {key}={getattr(stage, key)} must be in [0, 1]")
+        if stage.anchor_weight < 0:
+            raise ValueError(f"{where}: anchor_weight={stage.anchor_weight} must be at least 0")
+        from agents.registry import check_spec
+
+        try:
+            check_spec(stage.teacher)
+        except ValueError as err:
+            raise ValueError(f"{where}: teacher={stage.teacher!r}: {err}") from None
+        return stage
+
+    def check_rules(self, rules: Rules, where: str) -> None:
+        """Refuse, before anything runs, rules without a nullo-type call (nothing to copy:
+        the fit would only anchor the network to itself) and a teacher that cannot play them."""
+        from agents.registry import make_bot
+
+        if not any(getattr(rules, bid) != "off" for bid in NULLO_BIDS):
+            raise ValueError(f"{where}: labels={self.labels!r} copies the teacher's nullo-type "
+                             f"calls, which these rules do not have ({', '.join(NULLO_BIDS)} "
+                             "are off)")
+        try:
+            make_bot(self.teacher, rules)
+        except ValueError as err:
+            raise ValueError(f"{where}: teacher={self.teacher!r}: {err}") from None
 
 
 @dataclass
@@ -238,9 +319,10 @@ class PipelineConfig:
                              "directory or a shipped name")
         if self.init:
             self._check_init()
-        elif self.kind(self.active_stages()[0]) == "distill":
-            raise ValueError("the first stage is a distill stage, which improves an agent: "
-                             "give the pipeline an init agent, or put a ppo stage first")
+        elif self.kind(self.active_stages()[0]) in IMPROVING:
+            raise ValueError(f"the first stage is kind={self.kind(self.active_stages()[0])!r}, "
+                             "which improves an agent: give the pipeline an init agent, or put "
+                             "a ppo stage first")
         return self
 
     def _check_init(self) -> None:
@@ -267,15 +349,19 @@ class PipelineConfig:
             raise ValueError(f"stage {i + 1}: kind={kind!r} must be one of {', '.join(KINDS)}")
         return kind
 
-    def stage(self, i: int, init_policy: str = "") -> TrainConfig | DistillStage:
+    def stage(self, i: int, init_policy: str = "") -> TrainConfig | DistillStage | ImitateStage:
         """Stage ``i``'s settings: a PPO stage's config (rules and seed from the pipeline, the
-        previous agent as its ``init_policy``), or a distill stage."""
+        previous agent as its ``init_policy``), a distill or an imitate stage."""
         where = f"stage {i + 1} ({self.kind(i)})"
         table = {k: v for k, v in self.stages[i].items() if k not in ("kind", "players")}
         if self.kind(i) == "distill":
             stage = DistillStage.from_dict(table, where)
             stage.check_size(load_rules(self.rules).players, where)
             return stage
+        if self.kind(i) == "imitate":
+            imitate = ImitateStage.from_dict(table, where)
+            imitate.check_rules(load_rules(self.rules), where)
+            return imitate
         for key in ("rules", "seed"):
             if key in table:
                 raise ValueError(f"{where}: {key} is the pipeline's, not a stage's")
@@ -329,7 +415,7 @@ def run_pipeline(cfg: PipelineConfig, run_dir: Path, progress: bool = True,
             if cfg.kind(i) == "ppo":
                 agent = _ppo_stage(cfg.stage(i, agent), stage_dir, run_dir, progress)
             else:
-                agent = _distill_stage(cfg, i, agent, stage_dir, done, progress)
+                agent = _IMPROVERS[cfg.kind(i)](cfg, i, agent, stage_dir, progress)
             seconds = time.perf_counter() - started
             last = pos == len(active) - 1
             results = evaluate_agent(cfg, agent, cfg.final_eval_deals if last else cfg.eval_deals,
@@ -382,35 +468,16 @@ def _ppo_stage(stage: TrainConfig, stage_dir: Path, run_dir: Path, progress: boo
 
 
 def _distill_stage(cfg: PipelineConfig, i: int, agent: str, stage_dir: Path,
-                   done: list[dict[str, Any]], progress: bool) -> str:
+                   progress: bool) -> str:
     """Collect the stage's pieces (those already written are kept), then fit."""
     from .distill import fit_agent
 
     stage = cfg.stage(i)
     assert isinstance(stage, DistillStage)
-    if not agent:
-        raise ValueError(f"stage {i + 1}: a distill stage needs an agent from a stage before it")
     out = stage_dir / "agent.pt"
-    pieces = [stage_dir / f"piece-{k + 1}.npz" for k in range(stage.pieces)]
     if not out.exists():
-        stage_dir.mkdir(parents=True, exist_ok=True)
-        share = [stage.hands // stage.pieces + (k < stage.hands % stage.pieces)
-                 for k in range(stage.pieces)]
-        jobs = [(agent, dataclasses.asdict(stage), share[k], _piece_seed(cfg, i, k), str(path))
-                for k, path in enumerate(pieces) if not path.exists()]
-        _collect_pieces(jobs, min(stage.workers, len(jobs)), progress)
-        earlier = []
-        if stage.keep_earlier:
-            for j in reversed([j for j in cfg.active_stages() if j < i]):
-                # earlier stages scored the same way, newest first
-                if cfg.kind(j) == "distill" and cfg.stages[j].get("search", "deal") == \
-                        stage.search:
-                    found = sorted(cfg.stage_dir(stage_dir.parent, j).glob("piece-*.npz"))
-                    if not found:  # a run copied without its collections (state/ folders)
-                        print(f"fh-train: warning: stage {i + 1} keeps earlier data, but stage "
-                              f"{j + 1}'s pieces are not in {cfg.stage_dir(stage_dir.parent, j)}"
-                              ": fitting without them", file=sys.stderr, flush=True)
-                    earlier += found
+        pieces = _collect_stage(cfg, i, agent, stage_dir, stage, progress)
+        earlier = _earlier_pieces(cfg, i, stage, stage_dir) if stage.keep_earlier else []
         fit_agent(agent, pieces + earlier, out, epochs=stage.epochs,
                   learning_rate=stage.learning_rate, temperature=stage.temperature,
                   call_temperature=stage.call_temperature or None, anchor=stage.anchor,
@@ -418,12 +485,65 @@ def _distill_stage(cfg: PipelineConfig, i: int, agent: str, stage_dir: Path,
     return str(out)
 
 
+def _imitate_stage(cfg: PipelineConfig, i: int, agent: str, stage_dir: Path,
+                   progress: bool) -> str:
+    """Collect the stage's pieces (those already written are kept), then fit."""
+    from .imitate import fit_agent
+
+    stage = cfg.stage(i)
+    assert isinstance(stage, ImitateStage)
+    out = stage_dir / "agent.pt"
+    if not out.exists():
+        pieces = _collect_stage(cfg, i, agent, stage_dir, stage, progress)
+        fit_agent(agent, pieces, out, labels=stage.labels, epochs=stage.epochs,
+                  learning_rate=stage.learning_rate, anchor_weight=stage.anchor_weight,
+                  seed=cfg.seed + i, progress=progress)
+    return str(out)
+
+
+#: The stages that improve the agent they are given: kind -> runner.
+_IMPROVERS: dict[str, Callable[[PipelineConfig, int, str, Path, bool], str]] = {
+    "distill": _distill_stage, "imitate": _imitate_stage}
+
+
+def _collect_stage(cfg: PipelineConfig, i: int, agent: str, stage_dir: Path,
+                   stage: DistillStage | ImitateStage, progress: bool) -> list[Path]:
+    """Collect the pieces of stage ``i`` not yet written; return all of them."""
+    if not agent:
+        raise ValueError(f"stage {i + 1}: a {cfg.kind(i)} stage needs an agent from a stage "
+                         "before it")
+    stage_dir.mkdir(parents=True, exist_ok=True)
+    pieces = [stage_dir / f"piece-{k + 1}.npz" for k in range(stage.pieces)]
+    share = [stage.hands // stage.pieces + (k < stage.hands % stage.pieces)
+             for k in range(stage.pieces)]
+    jobs = [(cfg.kind(i), agent, dataclasses.asdict(stage), share[k], _piece_seed(cfg, i, k),
+             str(path)) for k, path in enumerate(pieces) if not path.exists()]
+    _collect_pieces(jobs, min(stage.workers, len(jobs)), progress)
+    return pieces
+
+
+def _earlier_pieces(cfg: PipelineConfig, i: int, stage: DistillStage,
+                    stage_dir: Path) -> list[Path]:
+    """The pieces of the earlier distill stages that scored as ``stage`` does, newest first."""
+    earlier: list[Path] = []
+    for j in reversed([j for j in cfg.active_stages() if j < i]):
+        if cfg.kind(j) == "distill" and cfg.stages[j].get("search", "deal") == stage.search:
+            found = sorted(cfg.stage_dir(stage_dir.parent, j).glob("piece-*.npz"))
+            if not found:  # a run copied without its collections (state/ folders)
+                print(f"fh-train: warning: stage {i + 1} keeps earlier data, but stage "
+                      f"{j + 1}'s pieces are not in {cfg.stage_dir(stage_dir.parent, j)}"
+                      ": fitting without them", file=sys.stderr, flush=True)
+            earlier += found
+    return earlier
+
+
 def _collect_pieces(jobs: list[tuple], workers: int, progress: bool) -> None:
-    """Collect the pieces ``jobs`` describes, ``workers`` processes side by side (each piece
-    written atomically as it ends: a kill loses only the pieces in hand)."""
+    """Collect the pieces ``jobs`` describes (each its stage's kind, then the collector's
+    arguments), ``workers`` processes side by side (each piece written atomically as it
+    ends: a kill loses only the pieces in hand)."""
     if workers <= 1:
-        for job in jobs:
-            collect_piece(*job, progress=progress)
+        for kind, *job in jobs:
+            _collector(kind)(*job, progress=progress)
         return
     import multiprocessing as mp
 
@@ -441,7 +561,17 @@ def _collect_job(job: tuple) -> None:
     import torch
 
     torch.set_num_threads(1)  # one process a core
-    collect_piece(*job, progress=False)
+    kind, *args = job
+    _collector(kind)(*args, progress=False)
+
+
+def _collector(kind: str) -> Callable[..., None]:
+    """The function that collects one piece of a stage of ``kind``."""
+    if kind == "imitate":
+        from .imitate import collect_piece as collect_imitation
+
+        return collect_imitation
+    return collect_piece
 
 
 def collect_piece(agent: str, stage: dict[str, Any], hands: int, seed: int, path: str,

@@ -1,0 +1,284 @@
+"""The imitate stage (train/imitate.py, ``kind = "imitate"`` in a pipeline) at toy scale: its
+refusals, a run end to end at three and four players, the same piece from the same seed, what
+the fit moves (the base, not the nullo branch) and a resume after a kill between pieces."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from agents.neural import NeuralBot, masked_logits  # noqa: E402
+from agents.registry import make_bot  # noqa: E402
+from fh_env import actions as A  # noqa: E402
+from fh_env import observe  # noqa: E402
+from fh_env.engine import Phase  # noqa: E402
+from train import imitate  # noqa: E402
+from train.cli import main  # noqa: E402
+from train.pipeline import ImitateStage, PipelineConfig, run_pipeline  # noqa: E402
+
+THREE = "distill-three-handed-nullo"  # a shipped three-handed agent with a nullo branch
+FOUR = "distill-australian-nullo"  # the same at four players (australian rules)
+TEACHER = "mcfast:samples=2"
+
+TOY = """
+seed = 3
+rules = "{rules}"
+init = "{init}"
+eval_deals = 2
+final_eval_deals = 2
+eval_opponents = ["random"]
+
+[[stages]]
+kind = "imitate"
+teacher = "{teacher}"
+hands = 6
+pieces = 2
+workers = 1
+epochs = 1
+"""
+
+
+def toy(tmp_path: Path, rules: str = "three-handed", init: str = THREE) -> Path:
+    path = tmp_path / "toy.toml"
+    path.write_text(TOY.format(rules=rules, init=init, teacher=TEACHER), encoding="utf-8")
+    return path
+
+
+def weights(path: Path) -> dict:
+    return torch.load(path, weights_only=True)["policy"]["state_dict"]
+
+
+def shipped(name: str) -> Path:
+    from agents.neural import resolve_checkpoint
+
+    return resolve_checkpoint(name)
+
+
+@pytest.fixture(scope="module")
+def whole_run(tmp_path_factory) -> Path:
+    """One uninterrupted three-handed toy run through the command line."""
+    tmp = tmp_path_factory.mktemp("whole")
+    run = tmp / "run"
+    assert main(["--config", str(toy(tmp)), "--run-dir", str(run), "--no-progress"]) == 0
+    return run
+
+
+# ---------------------------------------------------------------------- refusals
+@pytest.mark.parametrize("rules, init, table, message", [
+    ("three-handed", THREE, "labels = 'all'", "labels='all' must be one of nullo"),
+    ("three-handed", THREE, "mix = 1.5", "mix=1.5 must be in [0, 1]"),
+    ("three-handed", THREE, "card_anchor_share = -0.1", "card_anchor_share=-0.1 must be in"),
+    ("three-handed", THREE, "anchor_weight = -1", "anchor_weight=-1.0 must be at least 0"),
+    ("three-handed", THREE, "hands = 0", "hands=0 must be at least 1"),
+    ("three-handed", THREE, "hands = 2\npieces = 3", "pieces=3 is more than hands=2"),
+    ("three-handed", THREE, "mix = true", "mix=True must be a float"),
+    ("three-handed", THREE, "samples = 3", "unknown key(s) samples; an imitate stage takes"),
+    ("three-handed", THREE, "teacher = 'nobody'", "teacher='nobody': unknown bot 'nobody'"),
+    ("three-handed", THREE, "teacher = 'mcfast:rollout=policy'", "plays four players only"),
+    ("australian-no-nullo", "ppo-selfplay", "", "copies the teacher's nullo-type calls, which "
+                                                "these rules do not have"),
+    ("three-handed", "", "", "the first stage is kind='imitate', which improves an agent"),
+])
+def test_a_bad_imitate_stage_is_refused_in_one_line(tmp_path: Path, capsys, rules: str,
+                                                    init: str, table: str,
+                                                    message: str) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(f"rules = '{rules}'\ninit = '{init}'\n[[stages]]\nkind = 'imitate'\n"
+                    f"{table}\n", encoding="utf-8")
+    assert main(["--config", str(path), "--run-dir", str(tmp_path / "r")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("fh-train: error:") and "\n" not in err and message in err, err
+    assert not (tmp_path / "r").exists()  # nothing written
+
+
+def test_the_defaults_are_the_shipped_recipe() -> None:
+    """session 21's settings (state/session21/calls/README.md), which the preset repeats."""
+    stage = ImitateStage()
+    assert (stage.teacher, stage.labels, stage.mix, stage.anchor_weight,
+            stage.card_anchor_share, stage.epochs, stage.learning_rate) == (
+        "mcfast:samples=30", "nullo", 0.5, 3.0, 0.15, 3, 3e-4)
+    root = Path(__file__).resolve().parent.parent
+    cfg = PipelineConfig.from_toml(root / "configs/train/presets/three-handed-calls.toml")
+    assert cfg.init == THREE and cfg.rules == "three-handed"
+    assert cfg.stage(0) == ImitateStage(hands=60_000, pieces=12)
+
+
+# ---------------------------------------------------------------------- collecting
+def collect(seed: int, mix: float = 0.5, hands: int = 3) -> dict[str, np.ndarray]:
+    bot = NeuralBot.load(THREE)
+    return imitate.collect(bot, make_bot(TEACHER, bot.rules), hands, seed, mix, 0.15)
+
+
+def test_the_same_seed_gives_the_same_piece(tmp_path: Path) -> None:
+    stage = {"teacher": TEACHER, "mix": 0.5, "card_anchor_share": 0.15}
+    paths = [tmp_path / f"{name}.npz" for name in ("a", "b", "c")]
+    for path, seed in zip(paths, (7, 7, 8)):
+        imitate.collect_piece(THREE, stage, 3, seed, str(path))
+    a, b, c = (np.load(p) for p in paths)
+    assert a.files == b.files and all(np.array_equal(a[k], b[k]) for k in a.files)
+    assert not (a["codes"].shape == c["codes"].shape and np.array_equal(a["codes"], c["codes"]))
+
+
+def test_the_rows_are_what_the_recipe_stores() -> None:
+    """Calls and nullo discards labelled by the teacher, anchors labelled by the network;
+    the stored observation is the one the network reads."""
+    data = collect(11, hands=6)
+    role, label, greedy = data["role"], data["label"], data["greedy"]
+    anchors = (role == imitate.DISCARD_ANCHOR) | (role == imitate.CARD_ANCHOR)
+    assert (label[anchors] == greedy[anchors]).all()
+    assert (label[role == imitate.CALL] < A.DISCARD_BASE).all()  # calls
+    assert (label[role == imitate.NULLO_DISCARD] >= A.DISCARD_BASE).all()
+    assert (label[role == imitate.NULLO_DISCARD] < A.PLAY_BASE).all()  # discards
+    assert (label[role == imitate.CARD_ANCHOR] >= A.PLAY_BASE).all()  # cards
+    assert data["mask"][np.arange(len(label)), label].all()  # every label legal
+    net = NeuralBot.load(THREE).net
+    with torch.no_grad():
+        logits = net(torch.from_numpy(data["values"][data["codes"]]))[0]
+    picked = masked_logits(logits, torch.from_numpy(data["mask"])).argmax(1).numpy()
+    assert (picked == greedy).all()
+    counts = json.loads(str(data["counts"]))
+    assert counts["hands"] == 6 and counts["calls"] == (role == imitate.CALL).sum()
+    assert counts["teacher_nullo_calls"] > 0 and counts["network_nullo_calls"] == 0
+
+
+def test_mix_says_whose_call_is_played() -> None:
+    never, always = (json.loads(str(collect(5, mix)["counts"])) for mix in (0.0, 1.0))
+    assert never["teacher_calls_played"] == 0 and never["calls_differ"] > 0
+    assert always["teacher_calls_played"] == always["calls_differ"] > 0
+
+
+def test_pieces_join_into_one_table_of_values(tmp_path: Path) -> None:
+    """Each piece has its own table of values; joined, every row reads what it stored."""
+    a, b = collect(1, hands=1), collect(2, hands=1)
+    order = np.arange(len(b["values"]))[::-1]  # b's table in another order than a's
+    b = dict(b, values=b["values"][order], codes=np.argsort(order).astype(np.uint8)[b["codes"]])
+    rules = NeuralBot.load(THREE).rules
+    paths = [imitate.save_piece(d, rules, tmp_path / f"{k}.npz") for k, d in enumerate((a, b))]
+    data = imitate.load_pieces(paths, rules)
+    stored = np.concatenate([d["values"][d["codes"]] for d in (a, b)])
+    assert np.array_equal(data["values"][data["codes"]], stored)
+    assert data["hand"].tolist() == [0] * len(a["label"]) + [1] * len(b["label"])
+    assert data["counts"]["hands"] == 2
+
+
+def test_hard_rows_are_the_teachers_nullo_calls_and_nullo_discards() -> None:
+    data = {"role": np.array([imitate.CALL, imitate.CALL, imitate.CALL, imitate.NULLO_DISCARD,
+                              imitate.DISCARD_ANCHOR, imitate.CARD_ANCHOR]),
+            "label": np.array([A.PASS, A.OPEN_NULLO, A.bid_action(6, 0), 40, 41, 80])}
+    assert imitate.hard_rows(data, "nullo").tolist() == [False, True, False, True, False, False]
+    with pytest.raises(ValueError, match="labels='all' must be one of nullo"):
+        imitate.hard_rows(data, "all")
+
+
+# ---------------------------------------------------------------------- fitting
+def nullo_play_rows(data: dict, players: int) -> dict:
+    """``data``'s rows made to look like nullo card play (phase PLAY, an open nullo contract):
+    rows the nullo branch plays, which only its freezing keeps from moving it."""
+    lay = observe.layout(players)
+    obs = data["values"][data["codes"]]
+    phase, bid = lay.slices["phase"], lay.slices["bid"]
+    obs[:, phase] = 0.0
+    obs[:, phase.start + int(Phase.PLAY)] = 1.0
+    obs[:, bid] = 0.0
+    obs[:, bid.start + A.OPEN_NULLO - 1] = 1.0
+    values = np.unique(obs)
+    return dict(data, values=values, codes=np.searchsorted(values, obs).astype(np.uint8))
+
+
+def join(a: dict, b: dict) -> dict:
+    """Two collections as one fit's data, every row fitted (none held out)."""
+    values = np.union1d(a["values"], b["values"]).astype(np.float32)
+    data = {k: np.concatenate([a[k], b[k]]) for k in imitate.COLUMNS if k != "codes"}
+    data["codes"] = np.concatenate([np.searchsorted(values, d["values"]).astype(np.uint8)[
+        d["codes"]] for d in (a, b)])
+    return dict(data, values=values, hand=np.ones(len(data["label"]), dtype=np.int32))
+
+
+def test_the_fit_moves_the_base_and_never_the_nullo_branch() -> None:
+    plain = collect(3)
+    plain["role"][:] = imitate.NULLO_DISCARD  # every row a hard label: the base must move
+    nullo = nullo_play_rows(plain, 3)
+    net = NeuralBot.load(THREE).net
+    start = {k: v.clone() for k, v in net.state_dict().items()}
+    # the made-up rows do reach the branch: unfrozen, its weights would get a gradient
+    obs, mask, label = imitate._batch(nullo, np.arange(len(nullo["label"])))
+    imitate.loss(net, net, obs, mask, label, torch.ones(len(label), dtype=torch.bool),
+                 3.0).backward()
+    assert any(p.grad is not None and p.grad.abs().sum() > 0 for p in net.nullo.parameters())
+    net.zero_grad()
+    imitate.fit(net, join(plain, nullo), epochs=2, learning_rate=1e-3)
+    after = net.state_dict()
+    branch = [k for k in after if k.startswith("nullo.")]
+    assert branch and all(torch.equal(after[k], start[k]) for k in branch)
+    assert not all(torch.equal(after[k], start[k]) for k in after if k not in branch)
+
+
+def test_a_moved_nullo_branch_is_caught() -> None:
+    net = NeuralBot.load(THREE).net
+    before = imitate.freeze_nullo(net)
+    imitate.check_frozen(net, before)
+    with torch.no_grad():
+        next(net.nullo.parameters()).add_(1e-3)
+    with pytest.raises(RuntimeError, match="moved the nullo branch"):
+        imitate.check_frozen(net, before)
+
+
+# ---------------------------------------------------------------------- the pipeline
+def check_run(run: Path, init: str) -> None:
+    stages = json.loads((run / "stages.json").read_text())
+    assert [s["kind"] for s in stages] == ["imitate"]
+    assert set(stages[0]["results"]) == {"random"}
+    assert sorted(p.name for p in (run / "stage-1-imitate").glob("piece-*.npz")) == [
+        "piece-1.npz", "piece-2.npz"]
+    bot = make_bot(f"neural:{run / 'best.pt'}", NeuralBot.load(init).rules)
+    assert bot.net.nullo is not None
+    start, end = weights(shipped(init)), weights(run / "best.pt")
+    assert start.keys() == end.keys()
+    nullo = [k for k in end if k.startswith("nullo.")]
+    assert all(torch.equal(start[k], end[k]) for k in nullo)
+    assert not all(torch.equal(start[k], end[k]) for k in end if k not in nullo)
+    record = torch.load(run / "best.pt", weights_only=True)["imitate"]
+    assert record["counts"]["hands"] == 6 and len(record["history"]) == 2
+
+
+def test_a_three_handed_run_ends_with_a_loadable_agent(whole_run: Path) -> None:
+    check_run(whole_run, THREE)
+
+
+def test_a_four_player_nullo_preset_runs(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    assert main(["--config", str(toy(tmp_path, "australian", FOUR)), "--run-dir", str(run),
+                 "--no-progress"]) == 0
+    check_run(run, FOUR)
+
+
+def test_a_kill_between_pieces_keeps_the_written_ones(tmp_path: Path, whole_run: Path,
+                                                      monkeypatch) -> None:
+    cfg = PipelineConfig.from_toml(toy(tmp_path))
+    run = tmp_path / "run"
+    real_save, saved = imitate.save_piece, []
+
+    def save(data, rules, path):
+        saved.append(Path(path).name)
+        if saved == ["piece-1.npz", "piece-2.npz"]:
+            raise KeyboardInterrupt  # killed inside the collection, after one piece
+        return real_save(data, rules, path)
+
+    monkeypatch.setattr(imitate, "save_piece", save)
+    with pytest.raises(KeyboardInterrupt):
+        run_pipeline(cfg, run, progress=False)
+    piece = run / "stage-1-imitate" / "piece-1.npz"
+    kept = piece.stat().st_mtime_ns
+    assert not (run / "stage-1-imitate" / "piece-2.npz").exists()
+    assert not (run / "stage-1-imitate" / "agent.pt").exists()
+
+    assert main(["--resume", str(run), "--no-progress"]) == 0
+    assert piece.stat().st_mtime_ns == kept  # the finished piece was not collected again
+    assert saved == ["piece-1.npz", "piece-2.npz", "piece-2.npz"]  # only the missing one
+    a, b = weights(run / "best.pt"), weights(whole_run / "best.pt")
+    assert all(torch.equal(a[k], b[k]) for k in a)  # the same agent as without the kill
