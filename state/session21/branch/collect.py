@@ -4,7 +4,7 @@ Card play at EVERY seat: each decision is played by NET (greedy; its nullo branc
 probability P, else by FastMCBot(50).  Every non-forced card decision is labelled with FastMCBot(50)'s card
 (hard label) and stored with NET's observation (as session 17: codes via table.pkl, mask, label, role
 0 declarer / 1 defender, greedy = NET's card, hand = seed, contract).  Chunks of 20,000 decisions.
-usage: collect.py SEED_LO SEED_HI LIMIT_S OUT   env: NET=/tmp/calls/fit-nulloonly-aw3.pt P=0.6"""
+usage: collect.py SEED_LO SEED_HI LIMIT_S OUT   env: NET=agents/checkpoints/distill-three-handed-calls.pt P=0.6"""
 import os, sys, json
 os.environ.setdefault("NULLO_RULES", "three-handed"); os.environ.setdefault("NULLO_BASE", "distill-three-handed-nullo")
 sys.path.insert(0, "/work/main/state/session17/nullo")
@@ -12,7 +12,7 @@ from common import *
 lo, hi, limit, out = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
 P = float(os.environ.get("P", "0.6"))
 os.makedirs(out, exist_ok=True)
-net = NeuralBot.load(os.environ.get("NET", "/tmp/calls/fit-nulloonly-aw3.pt"))
+net = NeuralBot.load(os.environ.get("NET", "agents/checkpoints/distill-three-handed-calls.pt"))
 mc20 = FastMCBot(20); mc50 = FastMCBot(50)
 table = {}
 def codes(o):

@@ -1,14 +1,14 @@
 """Fit the nullo branch only (hard cross-entropy on FastMCBot(50)'s cards), from INIT's branch weights.
 The base network (calls, suit play) is frozen and checked byte-identical on save.  Hands with seed % 10 == 0
 are held out; agreement with mcfast's card is reported by role before and after each epoch.
-usage: fit.py DATADIRS(comma-separated) OUT.pt EPOCHS LR   env: INIT=/tmp/calls/fit-nulloonly-aw3.pt DECL_W=2"""
+usage: fit.py DATADIRS(comma-separated) OUT.pt EPOCHS LR   env: INIT=agents/checkpoints/distill-three-handed-calls.pt DECL_W=2"""
 import os, sys, glob, math
 os.environ.setdefault("NULLO_RULES", "three-handed"); os.environ.setdefault("NULLO_BASE", "distill-three-handed-nullo")
 sys.path.insert(0, "/work/main/state/session17/nullo")
 from common import *
 from agents.neural import read_checkpoint, policy_from_checkpoint, masked_logits
 dirs, out, epochs, lr = sys.argv[1].split(","), sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
-INIT = os.environ.get("INIT", "/tmp/calls/fit-nulloonly-aw3.pt"); DW = float(os.environ.get("DECL_W", "2"))
+INIT = os.environ.get("INIT", "agents/checkpoints/distill-three-handed-calls.pt"); DW = float(os.environ.get("DECL_W", "2"))
 torch.manual_seed(0)
 D = {k: [] for k in ("obs", "mask", "label", "role", "greedy", "hand")}
 for d in dirs:  # each directory has its own value table: decode to float16 observations here
