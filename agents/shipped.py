@@ -29,7 +29,7 @@ RENAMED: dict[str, str] = {
 #: update it when a stronger agent is shipped.
 BEST_AGENTS: dict[str, str] = {"australian-no-nullo": "distill-branches-2",
                                "australian": "distill-australian-nullo",
-                               "canadian": "distill-canadian-nullo",
+                               "canadian": "distill-canadian-calls",
                                "avondale-classic": "distill-avondale-classic-3",
                                "american-double-nullo": "distill-american-double-nullo-2",
                                "american-45": "distill-american-45-2",
