@@ -79,8 +79,9 @@ def _typed(cls: type, data: dict[str, Any], where: str, what: str) -> dict[str, 
     return data
 
 
-def _check_pieces(stage: Any, where: str, keys: tuple[str, ...]) -> None:
-    """``keys`` at least 1, and no more pieces than hands."""
+def _check_ranges(stage: Any, where: str, keys: tuple[str, ...]) -> None:
+    """The ranges every collecting stage shares: ``keys`` at least 1, no more pieces than
+    hands, a learning rate above 0."""
     for key in keys:
         if getattr(stage, key) < 1:
             raise ValueError(f"{where}: {key}={getattr(stage, key)} must be at least 1")
@@ -132,7 +133,7 @@ class DistillStage:
         if stage.search not in SEARCHES:
             raise ValueError(f"{where}: search={stage.search!r} must be one of "
                              f"{', '.join(SEARCHES)}")
-        _check_pieces(stage, where, ("hands", "pieces", "samples", "epochs", "num_envs",
+        _check_ranges(stage, where, ("hands", "pieces", "samples", "epochs", "num_envs",
                                      "workers"))
         for key in ("temperature", "call_temperature"):
             if getattr(stage, key) < 0:
@@ -199,7 +200,7 @@ class ImitateStage:
         if stage.labels not in LABELS:
             raise ValueError(f"{where}: labels={stage.labels!r} must be one of "
                              f"{', '.join(LABELS)}")
-        _check_pieces(stage, where, ("hands", "pieces", "epochs", "workers"))
+        _check_ranges(stage, where, ("hands", "pieces", "epochs", "workers"))
         for key in ("mix", "card_anchor_share"):
             if not 0 <= getattr(stage, key) <= 1:
                 raise ValueError(f"{where}: {key}={getattr(stage, key)} must be in [0, 1]")
