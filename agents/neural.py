@@ -40,7 +40,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from agents.features import FEATURE_SIZE, CardFeatures
+from agents.features import CardFeatures, feature_size
 from fh_env import NUM_ACTIONS, Rules, SeatView
 from fh_env import actions as A
 from fh_env import observe
@@ -67,7 +67,8 @@ class PolicyNet(nn.Module):
     trump comes first before it reads an observation, and maps its card logits back
     (:func:`fh_env.observe.trump_first_indices`): it learns card play once for all trump suits.
     With ``features`` it also reads the card-play inputs of :mod:`agents.features` (cards
-    gone, masters, who is winning the trick), which it computes from the observation.
+    gone, masters, who is winning the trick), which it computes from the observation of its
+    table size.
     With ``nullo_branch`` (any table size) the card play of nullo contracts (nullo, open and double
     nullo, every seat) comes from a second network of the same shape (``self.nullo``), chosen
     per row from the observation's phase and contract.  Why: fitted on nullo play, one shared
@@ -96,10 +97,8 @@ class PolicyNet(nn.Module):
             self.register_buffer("obs_index", torch.from_numpy(obs_index.copy()), False)
             self.register_buffer("action_index", torch.from_numpy(action_index.copy()), False)
         if self.features:
-            if not four_players:
-                raise ValueError("derived card-play features read the 4-player observation "
-                                 f"layout only, not size {self.obs_size}")
-            self.card_features = CardFeatures()
+            self.card_features = CardFeatures(_layout_of(self.obs_size, self.num_actions,
+                                                         "derived card-play features").players)
         layers: list[nn.Module] = []
         width = self.input_size
         for h in self.hidden_sizes:
@@ -110,13 +109,8 @@ class PolicyNet(nn.Module):
         self.value_head = init_layer(width, 1, 1.0, generator)
         self.nullo: PolicyNet | None = None
         if nullo_branch:
-            lay = next((lay for lay in map(observe.layout, observe.TABLE_SIZES)
-                        if (lay.size, lay.num_actions) == (self.obs_size, self.num_actions)),
-                       None)
-            if lay is None:
-                raise ValueError("a nullo branch reads the phase and contract of a table "
-                                 f"size's observation layout, not of size {self.obs_size} "
-                                 f"with {self.num_actions} actions")
+            lay = _layout_of(self.obs_size, self.num_actions,
+                             "a nullo branch (which reads the phase and contract)")
             self.nullo = PolicyNet(obs_size, hidden_sizes, generator, trump_first, num_actions,
                                    features)
             phase, bid = lay.slices["phase"].start, lay.slices["bid"].start
@@ -130,23 +124,20 @@ class PolicyNet(nn.Module):
     @property
     def input_size(self) -> int:
         """The trunk's input width: the observation, and the derived inputs if it reads them."""
-        return self.obs_size + (FEATURE_SIZE if self.features else 0)
+        return self.obs_size + (self.card_features.size if self.features else 0)
 
     def with_features(self) -> "PolicyNet":
         """This network reading the derived inputs too, computing exactly what it did: the
         new inputs enter with zero weights, so a fit starts from the trained agent."""
         if self.features:
             return self
-        if self.nullo is not None:
-            raise ValueError("the derived inputs cannot be added to a network with a nullo "
-                             "branch: add them before the branch")
-        net = PolicyNet(self.obs_size, self.hidden_sizes, None, self.trump_first,
-                        self.num_actions, features=True)
+        net = PolicyNet(**{**self._shape(), "features": True}, nullo_branch=self.nullo_branch)
         state = self.state_dict()
-        first = "trunk.0.weight"  # the only layer that reads the inputs
-        weight = torch.zeros(state[first].shape[0], net.input_size)
-        weight[:, :self.obs_size] = state[first]
-        state[first] = weight
+        for first in ("trunk.0.weight", "nullo.trunk.0.weight"):  # the layers reading inputs
+            if first in state:
+                weight = torch.zeros(state[first].shape[0], net.input_size)
+                weight[:, :self.obs_size] = state[first]
+                state[first] = weight
         net.load_state_dict(state)
         return net
 
@@ -183,7 +174,7 @@ class PolicyNet(nn.Module):
     def _forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         row = None
         if self.trump_first:
-            trump = obs[:, observe.TRUMP_SLICE]
+            trump = obs[:, observe.TRUMP_SLICE]  # trump_first: 4 players only
             row = torch.where(trump.sum(1) > 0, trump.argmax(1), 4)
             obs = obs.gather(1, self.obs_index[row])
         if self.features:
@@ -193,6 +184,16 @@ class PolicyNet(nn.Module):
         if row is not None:
             logits = logits.gather(1, self.action_index[row])
         return logits, self.value_head(x).squeeze(-1)
+
+
+def _layout_of(obs_size: int, num_actions: int, what: str) -> observe.Layout:
+    """The table size's observation layout of this size and action count, or a ValueError
+    naming ``what`` needs one."""
+    for lay in map(observe.layout, observe.TABLE_SIZES):
+        if (lay.size, lay.num_actions) == (obs_size, num_actions):
+            return lay
+    raise ValueError(f"{what} reads a table size's observation layout, not one of size "
+                     f"{obs_size} with {num_actions} actions")
 
 
 def init_layer(n_in: int, n_out: int, gain: float,

@@ -742,7 +742,6 @@ def layout(players: int = 4) -> Layout:
 
 
 _L4 = layout(4)
-_RULE_FLAGS, _RULE_VALUES = _L4.rule_flags, _L4.rule_values
 _BINARY_BLOCKS = _L4.binary_blocks
 _SCALAR_BLOCKS = _L4.scalar_blocks
 LAYOUT: dict[str, slice] = _L4.slices
@@ -1002,15 +1001,17 @@ def trump_first_indices() -> tuple[np.ndarray, np.ndarray]:
 TRUMP_SLICE = LAYOUT["trump"]
 
 
-def rule_flag_slice(name: str) -> tuple[slice, tuple[Any, ...]]:
-    """Where the 0/1 entries of rule option ``name`` lie in a 4-player observation, and the
-    option's choices in the order of its one-hot entries (empty for a single 0/1 entry).
+def rule_flag_slice(name: str, players: int = 4) -> tuple[slice, tuple[Any, ...]]:
+    """Where the 0/1 entries of rule option ``name`` lie in an observation of ``players``, and
+    the option's choices in the order of its one-hot entries (empty for a single 0/1 entry).
 
     Why: code that reads an observation (a network's derived inputs) must not re-count the
-    rules block by hand."""
-    start = LAYOUT["rules"].start
-    for flag, width, _ in _RULE_FLAGS:
+    rules block by hand.  A KeyError for an option the layout does not observe (``deck`` with
+    3 or 6 players: the table size fixes it)."""
+    lay = layout(players)
+    start = lay.slices["rules"].start
+    for flag, width, _ in lay.rule_flags:
         if flag == name:
             return slice(start, start + width), tuple(_CHOICES.get(name, ()))
         start += width
-    raise KeyError(f"no 0/1 rule entries named {name!r}")
+    raise KeyError(f"no 0/1 rule entries named {name!r} with {players} players")

@@ -8,41 +8,43 @@ import numpy as np
 import pytest
 import torch
 
-from agents.features import FEATURE_SIZE, FEATURE_SLICES, CardFeatures
+from agents.features import FEATURE_SIZE, CardFeatures, feature_size, feature_slices
 from agents.neural import PolicyNet
 from bench.rule import random_rules
-from conftest import do, mask, start_play
+from conftest import act, do, mask, start_play, start_table_play
 from fh_env import observe
-from fh_env.cards import NUM_CARDS, TABLES, card_strength, cards_of, parse_card
+from fh_env.cards import TABLES, card_strength, cards_of, parse_card
 from fh_env.engine import Phase, State, trick_order
 from fh_env.observe import TRUMP_FIRST, trump_first_indices
 from fh_env.rules import PRESETS, Rules
 from fh_env.view import seat_view
 
-FEATURES = CardFeatures()
+FEATURES = {n: CardFeatures(n) for n in observe.TABLE_SIZES}
 
 
 def features(view, relabel: bool = False) -> dict[str, np.ndarray]:
+    n = view.rules.players
     obs = torch.from_numpy(observe.encode(view)[None].copy())
     row = None
     if relabel:
         trump = obs[:, observe.TRUMP_SLICE]
         row = torch.where(trump.sum(1) > 0, trump.argmax(1), 4)
         obs = obs.gather(1, torch.from_numpy(trump_first_indices()[0].copy())[row])
-    out = FEATURES(obs, row)[0].numpy()
-    return {name: out[s] for name, s in FEATURE_SLICES.items()}
+    out = FEATURES[n](obs, row)[0].numpy()
+    return {name: out[s] for name, s in feature_slices(n).items()}
 
 
-def bits(m: int) -> np.ndarray:
-    out = np.zeros(NUM_CARDS, dtype=np.float32)
+def bits(m: int, players: int = 4) -> np.ndarray:
+    out = np.zeros(observe.layout(players).num_cards, dtype=np.float32)
     out[list(cards_of(m))] = 1.0
     return out
 
 
 def expected(view) -> dict[str, np.ndarray]:
     """The same blocks from the view, card by card with fh_env.cards's functions."""
-    ctx, unseen = view.context, view.unseen
+    ctx, unseen, n = view.context, view.unseen, view.rules.players
     suit = TABLES.suit[ctx]
+    scale = 16 if n == 6 else 11  # the most plain cards of a suit in the table's card ids
 
     def own(c: int) -> int:
         return card_strength(c, ctx, min(suit[c], 3))
@@ -52,10 +54,9 @@ def expected(view) -> dict[str, np.ndarray]:
                           for d in cards_of(unseen))]
     out = np.zeros(5, dtype=np.float32)
     for d in cards_of(unseen):
-        out[suit[d]] += 1 / 11
-    winning, best, beats = np.zeros(4, np.float32), 0, 0
+        out[suit[d]] += 1 / scale
+    winning, best, beats = np.zeros(n, np.float32), 0, 0
     if view.trick:
-        n = view.rules.players
         seats = trick_order(view.leader, view.sitting_out, n)
         keys = [card_strength(c, ctx, view.led) for c in view.trick]
         i = int(np.argmax(keys))
@@ -64,35 +65,38 @@ def expected(view) -> dict[str, np.ndarray]:
             best = 1 << view.trick[i]
         beats = sum(1 << c for c in cards_of(view.hand)
                     if card_strength(c, ctx, view.led) > max(keys))
-    return {"played": bits(view.played), "unseen": bits(unseen),
-            "masters": bits(sum(1 << c for c in masters)), "out": out, "winning": winning,
-            "best": bits(best), "beats": bits(beats)}
+    return {"played": bits(view.played, n), "unseen": bits(unseen, n),
+            "masters": bits(sum(1 << c for c in masters), n), "out": out, "winning": winning,
+            "best": bits(best, n), "beats": bits(beats, n)}
 
 
-NAMES = [name for name in PRESETS if Rules.preset(name).players == 4]
+NAMES = list(PRESETS)
 RULE_SETS = [Rules.preset(name) for name in NAMES] + [
-    random_rules(random.Random(f"features/{k}")) for k in range(12)]
-IDS = NAMES + [f"random-{k}" for k in range(12)]
+    random_rules(random.Random(f"features/{k}")) for k in range(12)] + [
+    random_rules(random.Random(f"features/{n}/{k}"), n) for n in (3, 6) for k in range(4)]
+IDS = NAMES + [f"random-{k}" for k in range(12)] + [
+    f"random-{n}p-{k}" for n in (3, 6) for k in range(4)]
 
 
 @pytest.mark.parametrize("rules", RULE_SETS, ids=IDS)
 def test_features_match_the_view_through_random_play(rules):
     """Property: at every decision of random hands, for the seat on turn and another seat,
-    the blocks equal what the view says, and relabelled they are the same blocks with the
-    card ids (and suits) relabelled."""
+    the blocks equal what the view says, and (four players) relabelled they are the same
+    blocks with the card ids (and suits) relabelled."""
     rng = random.Random(f"features-play/{rules}")
+    n = rules.players
     index = trump_first_indices()[0][:, observe.LAYOUT["hand"]] - observe.LAYOUT["hand"].start
     checked, plays = 0, 0
     while plays < 60:
         state = State(rules, seed=rng.randrange(1 << 30))
         while not state.is_terminal:
-            for seat in {state.turn, (state.turn + 1) % 4}:
+            for seat in {state.turn, (state.turn + 1) % n}:
                 view = seat_view(state, seat)
                 got, want = features(view), expected(view)
                 for name in want:
                     np.testing.assert_allclose(got[name], want[name], atol=1e-6,
                                                err_msg=f"{name} {state.phase} ctx {view.context}")
-                if view.phase == Phase.PLAY:
+                if view.phase == Phase.PLAY and n == 4:
                     rel = features(view, relabel=True)
                     row = view.context if view.context < 4 else 4
                     for name in ("played", "unseen", "masters", "best", "beats"):
@@ -101,6 +105,7 @@ def test_features_match_the_view_through_random_play(rules):
                     labels = TRUMP_FIRST[row] if row < 4 else range(4)
                     np.testing.assert_allclose(rel["out"][list(labels) + [4]], got["out"],
                                                atol=1e-6)
+                if view.phase == Phase.PLAY:
                     plays += 1
                 checked += 1
             state.apply(rng.choice(state.legal_actions()))
@@ -214,10 +219,59 @@ def test_features_train_under_ppo_survive_checkpoints_and_must_match(tmp_path):
         load_initial_policy(other, str(tmp_path / "agent.pt"))
 
 
-def test_features_are_refused_outside_the_four_player_layout():
-    with pytest.raises(ValueError, match="4-player"):
-        PolicyNet(observe.layout(3).size, [8], num_actions=observe.layout(3).num_actions,
-                  features=True)
+def test_other_table_sizes_read_their_own_layout():
+    """Three and six players: the blocks are as wide as their layout says (six players: 64
+    card ids, six seats), and a network reads them, starting like the one it extends (a nullo
+    branch, which the three-handed agents have, included)."""
+    for n in (3, 6):
+        lay = observe.layout(n)
+        c = lay.num_cards
+        assert feature_size(n) == 5 * c + 5 + n
+        net = PolicyNet(lay.size, [16], torch.Generator().manual_seed(n),
+                        num_actions=lay.num_actions)
+        branch = PolicyNet(lay.size, [16], torch.Generator().manual_seed(n + 1),
+                           num_actions=lay.num_actions)
+        joined = net.with_nullo_branch(branch)
+        rng = random.Random(n)
+        obs = []
+        while len(obs) < 40:
+            state = State(Rules.preset("three-handed" if n == 3 else "six-handed"),
+                          seed=rng.randrange(1 << 30))
+            while not state.is_terminal:
+                if rng.random() < 0.1:
+                    obs.append(observe.encode(seat_view(state, state.turn)))
+                state.apply(rng.choice(state.legal_actions()))
+        x = torch.from_numpy(np.stack(obs))
+        for old in (net, joined):
+            new = old.with_features()
+            assert new.features and new.trunk[0].in_features == lay.size + feature_size(n)
+            assert new.nullo_branch == old.nullo_branch
+            torch.testing.assert_close(new(x)[0], old(x)[0])
+            torch.testing.assert_close(new(x)[1], old(x)[1])
+
+
+def test_six_players_a_hand_built_trick():
+    """Six players, hearts trump: the 13 of hearts (a card of the six-handed pack only) is a
+    trump below the king, the sixth seat's card wins, and only a higher trump beats it."""
+    rules = Rules.preset("six-handed")
+    # the named cards; the rest of each hand is filled from the pack in id order
+    hands = ["AH KH 2C", "QH", "10H", "9H", "8H", "13H 3H"]
+    state = start_table_play(rules, hands, ["6H"] + ["pass"] * 5, kitty="JC JD JK")
+    act(state, "AH", "QH", "10H", "9H", "8H", "13H")
+    act(state, "2C")  # seat 0 won; it leads again
+    f = features(seat_view(state, 1))
+    assert f["winning"].tolist() == [0, 0, 0, 0, 0, 1]  # seat 0 is five to seat 1's left
+    assert f["best"][parse_card("2C")] == 1
+    f0 = features(seat_view(state, 5))
+    assert f0["beats"][parse_card("3H")] == 1  # any trump takes a club lead
+    assert f0["played"][parse_card("13H")] == 1 and f0["played"].sum() == 7
+    f2 = features(seat_view(state, 0))
+    # its KH: above it the joker and the left bower, which it discarded, and the right bower
+    assert f2["unseen"][[parse_card(c) for c in ("JK", "JD", "13H")]].sum() == 0
+    assert f2["unseen"][parse_card("JH")] == 1 and f2["masters"][parse_card("KH")] == 0
+    assert f2["unseen"][parse_card("13D")] == 1
+    assert round(float(f2["out"][3]) * 16) == int(f2["unseen"][
+        [c for c in range(64) if TABLES.suit[3][c] == 3]].sum())
 
 
 def test_an_empty_batch_has_empty_features():

@@ -50,9 +50,9 @@ def _positions(rules: Rules = RULES) -> dict[str, list[np.ndarray]]:
 def test_the_branch_plays_the_cards_of_nullo_contracts_and_nothing_else(preset: str) -> None:
     rules = Rules.preset(preset)
     lay = observe.layout(rules.players)
-    four = rules.players == 4  # the relabelling and the derived inputs read 4 players only
+    four = rules.players == 4  # the relabelling reads 4 players only
     shape = dict(obs_size=lay.size, hidden_sizes=[32], trump_first=four,
-                 num_actions=lay.num_actions, features=four)
+                 num_actions=lay.num_actions, features=True)
     gen = torch.Generator().manual_seed(3)
     main, other = PolicyNet(**shape, generator=gen), PolicyNet(**shape, generator=gen)
     joined = main.with_nullo_branch(other)
@@ -72,7 +72,7 @@ def test_the_branch_plays_the_cards_of_nullo_contracts_and_nothing_else(preset: 
 
 
 def test_a_branch_needs_a_table_sizes_layout() -> None:
-    with pytest.raises(ValueError, match="nullo branch reads the phase and contract"):
+    with pytest.raises(ValueError, match="nullo branch .which reads the phase and contract. reads a table size"):
         PolicyNet(observe.OBS_SIZE + 1, [16], nullo_branch=True)
 
 

@@ -186,8 +186,6 @@ def test_a_sigkill_inside_ppo_resumes(tmp_path: Path) -> None:
     ("eval_opponents = ['nobody']\n[[stages]]\nkind = 'ppo'\n", "unknown bot 'nobody'"),
     ("rules = 'australain'\n[[stages]]\nkind = 'ppo'\n", "australain"),
     ("stages = []\n", "at least one [[stages]] table"),
-    ("rules = 'three-handed'\n[[stages]]\nkind = 'distill'\nopponent = ''\nfeatures = true\n",
-     "features=true: the derived card-play inputs read the 4-player observation only"),
     ("[[stages]]\nkind = 'distill'\nsearch = 'cards'\nnullo_calls = true\n",
      "nullo calls are candidates of deal branches only"),
     ("rules = 'six-handed'\n[[stages]]\nkind = 'distill'\n",  # opponent = 'rule' by default

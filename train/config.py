@@ -93,8 +93,8 @@ class TrainConfig:
     only (it relabels the 4-player observation layout); refused with other table sizes."""
     features: bool = False
     """Let the network also read the card-play inputs it derives from the observation
-    (agents.features: cards gone and still out, masters, who is winning the trick).  Four
-    players only.  Search distillation gained with them where a plain fit had stopped
+    (agents.features: cards gone and still out, masters, who is winning the trick), at any
+    table size.  Search distillation gained with them where a plain fit had stopped
     (docs/training.md); an init_policy must match (``train.distill fit --features`` makes one)."""
     central_critic: bool = False
     """Give the value function its own network fed the whole state (fh_env.observe.encode_state)
@@ -196,10 +196,6 @@ class TrainConfig:
                 problems.append(f"config trump_first=true is invalid with rules={self.rules!r} "
                                 f"({players} players): it relabels the 4-player observation "
                                 "layout only; set trump_first = false")
-            if self.features and (players := self.make_rules().players) != 4:
-                problems.append(f"config features=true is invalid with rules={self.rules!r} "
-                                f"({players} players): the derived inputs read the 4-player "
-                                "observation layout only; set features = false")
             for key, used in (("bc_teacher", self.bc_hands > 0),
                               ("bid_teacher", self.bid_teacher_share > 0),
                               ("play_teacher", self.play_teacher_coef > 0)):

@@ -153,15 +153,8 @@ class DistillStage:
 
     def check_size(self, players: int, where: str) -> None:
         """Refuse, before anything runs, what only a 4-player table has: otherwise the stage
-        would fail after its whole collection (the derived inputs at the fit, the opponent's
-        partnership at the first hand)."""
-        if players == 4:
-            return
-        if self.features:
-            raise ValueError(f"{where}: features=true: the derived card-play inputs read the "
-                             f"4-player observation only, not {players} players' (give the "
-                             "stage players = [4])")
-        if self.opponent:
+        would fail at its first hand (the opponent's partnership)."""
+        if self.opponent and players != 4:
             raise ValueError(f"{where}: opponent={self.opponent!r} holds one partnership, "
                              f"which {players} players do not have: use opponent = \"\" "
                              "(self-play), or give the stage players = [4]")
