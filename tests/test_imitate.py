@@ -70,7 +70,7 @@ def whole_run(tmp_path_factory) -> Path:
 
 # ---------------------------------------------------------------------- refusals
 @pytest.mark.parametrize("rules, init, table, message", [
-    ("three-handed", THREE, "labels = 'all'", "labels='all' must be one of nullo, cards"),
+    ("three-handed", THREE, "labels = 'all'", "labels='all' must be one of nullo"),
     ("three-handed", THREE, "mix = 1.5", "mix=1.5 must be in [0, 1]"),
     ("three-handed", THREE, "card_anchor_share = -0.1", "card_anchor_share=-0.1 must be in"),
     ("three-handed", THREE, "anchor_weight = -1", "anchor_weight=-1.0 must be at least 0"),
@@ -173,79 +173,6 @@ def test_hard_rows_are_the_teachers_nullo_calls_and_nullo_discards() -> None:
     assert imitate.hard_rows(data, "nullo").tolist() == [False, True, False, True, False, False]
     with pytest.raises(ValueError, match="labels='all' must be one of nullo"):
         imitate.hard_rows(data, "all")
-
-
-def test_hard_rows_of_cards_are_the_teachers_cards() -> None:
-    data = {"role": np.array([imitate.CALL_ANCHOR, imitate.DISCARD_ANCHOR, imitate.CARD,
-                              imitate.CARD]), "label": np.array([A.PASS, 41, 80, 81])}
-    assert imitate.hard_rows(data, "cards").tolist() == [False, False, True, True]
-
-
-# ---------------------------------------------------------------------- labels = "cards"
-# session 21's six-handed PPO agent (no nullo branch), kept for the next recipe to start from
-SIX_INIT = str(Path(__file__).resolve().parent.parent / "state/session21/six-handed/stage-1-ppo"
-               / "agent.pt")
-
-
-def collect_cards(init: str, seed: int, mix: float = 0.5, hands: int = 2) -> dict:
-    bot = NeuralBot.load(init)
-    return imitate.collect(bot, make_bot(TEACHER, bot.rules), hands, seed, mix, 0.15,
-                           labels="cards")
-
-
-def test_cards_label_every_card_of_the_main_network_and_anchor_the_rest() -> None:
-    """``cards``: each card decision with a choice is the teacher's label (a nullo branch's
-    excepted), every call and some discards are the network's own; ``mix`` says whose card is
-    played."""
-    data = collect_cards(THREE, 4, hands=6)
-    role, label, greedy = data["role"], data["label"], data["greedy"]
-    assert set(np.unique(role)) <= {imitate.CARD, imitate.CALL_ANCHOR, imitate.DISCARD_ANCHOR}
-    cards = role == imitate.CARD
-    assert cards.any() and (label[cards] >= A.PLAY_BASE).all()
-    anchors = ~cards
-    assert (label[anchors] == greedy[anchors]).all()
-    assert data["mask"][np.arange(len(label)), label].all()
-    lay = observe.layout(3)
-    obs = data["values"][data["codes"]]
-    nullo_play = (obs[:, lay.slices["phase"].start + int(Phase.PLAY)] > 0) & (
-        obs[:, [lay.slices["bid"].start + b - 1 for b in A.NULLO_TYPES]].sum(1) > 0)
-    assert not (cards & nullo_play).any()  # the branch's play is not stored
-    counts = json.loads(str(data["counts"]))
-    assert counts["cards"] == cards.sum() and counts["calls"] == 0
-    never, always = (json.loads(str(collect_cards(THREE, 5, mix)["counts"]))
-                     for mix in (0.0, 1.0))
-    assert never["teacher_cards_played"] == 0 and never["cards_differ"] > 0
-    assert always["teacher_cards_played"] == always["cards_differ"] > 0
-
-
-def test_a_cards_fit_moves_the_network_toward_the_teachers_cards() -> None:
-    """The fit raises the agreement with the teacher's cards on the rows it fitted while the
-    anchored calls stay where they were (and the nullo branch, frozen, does not move)."""
-    data = collect_cards(THREE, 6, hands=4)
-    data["hand"][:] = 1  # nothing held out: the fit's own rows are measured
-    rows = np.arange(len(data["label"]))
-    net = NeuralBot.load(THREE).net
-    before = imitate.agreement(net, data, rows)
-    history = imitate.fit(net, data, "cards", epochs=3, learning_rate=1e-3)
-    after = imitate.agreement(net, data, rows)
-    assert after["cards"] > before["cards"] + 0.05
-    assert before["call_anchors"] == 1.0 and after["call_anchors"] >= 0.9
-    assert "teacher_nullo_calls" not in after and len(history) == 4
-
-
-def test_a_six_handed_cards_stage_runs(tmp_path: Path) -> None:
-    """A pipeline stage with ``labels = "cards"`` at six players, whose rules the ``nullo``
-    labels would not need (no check on nullo calls), ends with an agent that loads."""
-    path = tmp_path / "six.toml"
-    text = TOY.format(rules="six-handed", init=SIX_INIT, teacher=TEACHER)
-    path.write_text(text + "labels = 'cards'\n", encoding="utf-8")
-    run = tmp_path / "run"
-    assert main(["--config", str(path), "--run-dir", str(run), "--no-progress"]) == 0
-    record = torch.load(run / "best.pt", weights_only=True)["imitate"]
-    assert record["labels"] == "cards" and record["counts"]["cards"] > 0
-    start, end = weights(Path(SIX_INIT)), weights(run / "best.pt")
-    assert not all(torch.equal(start[k], end[k]) for k in end)
-    make_bot(f"neural:{run / 'best.pt'}", NeuralBot.load(SIX_INIT).rules)
 
 
 # ---------------------------------------------------------------------- fitting

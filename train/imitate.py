@@ -1,4 +1,4 @@
-"""Imitating a teacher bot along the network's own play (DAgger): its nullo calls, or its cards.
+"""Imitating a teacher bot's nullo calls along the network's own auctions (DAgger).
 
 Why: a network that never bids a nullo never sees one pay in its own play, so neither PPO nor
 the deal branches teach it to bid one; ``mcfast`` bids open nullos where its rollouts say they
@@ -8,24 +8,15 @@ teacher's nullo-type calls and its discards in nullo contracts, everything else 
 was by a soft anchor: +14.6 against ``rule`` where the base made +7.4.  Copying every call of
 the teacher made it pass far more, and lose.
 
-With ``labels = "cards"`` the teacher labels every card decision the main network plays (not
-a nullo branch's) and the calls and discards are anchored.  Why: at six players the network's
-card play is where it loses (its follows cost it 18 points a deal against ``rule``), while
-``mcfast``'s cards with its calls beat ``rule`` by +21; search distillation with soft labels
-(the card-search steps) did not move it, and DAgger with the teacher's hard labels is what
-taught the nullo branch (session 21).
-
 Two steps, as in :mod:`train.distill`, so that the slow one runs in pieces and is kept:
 
-* :func:`collect`: the network plays every seat (greedy).  ``nullo``: at each call with more than one
+* :func:`collect`: the network plays every seat (greedy).  At each call with more than one
   legal action the teacher is asked too and its call is stored as the label; with probability
   ``mix`` the teacher's call is the one played, so that the states after a nullo call (which
   the network never makes) are in the data.  The discards of a nullo contract are the teacher's
   too (the network's wrecked the contract: 14% of open nullos made, 54% with ``mcfast``'s), also
   played with probability ``mix``.  Anchor rows, labelled with the network's own choice: half of
   the other discards and ``card_anchor_share`` of the card decisions outside nullo contracts.
-  ``cards``: at each card decision the teacher's card is the label, and played with
-  probability ``mix``; every call and half of the discards are anchors.
 * :func:`fit`: hard cross-entropy on the rows ``labels`` names, ``anchor_weight`` times the
   cross-entropy to the starting network's own distribution on the others; the nullo branch
   (the nullo contracts' card play, :class:`agents.neural.PolicyNet`) frozen and checked
@@ -63,20 +54,18 @@ from .checkpoint import save_atomic
 STREAM = 1 << 23
 FORMAT = "fivehundred-rl/imitate-data"
 #: What the fit takes from the teacher (the other rows are anchored): ``nullo``, its
-#: nullo-type calls and its discards in nullo contracts; ``cards``, its card play.
-LABELS = ("nullo", "cards")
+#: nullo-type calls and its discards in nullo contracts.
+LABELS = ("nullo",)
 #: A stored row's role: a call with the teacher's label, a nullo contract's discard with the
-#: teacher's label, an anchor (the network's own choice) among the other discards and the cards,
-#: a card with the teacher's label (``cards``), a call anchor (``cards``).
-CALL, NULLO_DISCARD, DISCARD_ANCHOR, CARD_ANCHOR, CARD, CALL_ANCHOR = range(6)
+#: teacher's label, an anchor (the network's own choice) among the other discards and the cards.
+CALL, NULLO_DISCARD, DISCARD_ANCHOR, CARD_ANCHOR = range(4)
 #: The share of the discards outside nullo contracts kept as anchors (session 21's).
 DISCARD_ANCHOR_SHARE = 0.5
 #: Every tenth hand of a piece is held out of the fit, to measure it.
 HOLDOUT_EVERY = 10
 BATCH = 512
 COUNTS = ("hands", "calls", "calls_differ", "teacher_nullo_calls", "network_nullo_calls",
-          "teacher_calls_played", "nullo_discards", "thrown_in", "nullo_contracts", "nullo_made",
-          "cards", "cards_differ", "teacher_cards_played")
+          "teacher_calls_played", "nullo_discards", "thrown_in", "nullo_contracts", "nullo_made")
 COLUMNS = ("codes", "mask", "label", "greedy", "role", "hand")
 
 
@@ -95,12 +84,8 @@ class _Collector:
     """The rows and counts of one piece as its hands are played (why a class: every decision
     of every hand appends to the same columns and counts)."""
 
-    def __init__(self, bot: NeuralBot, teacher: Any, mix: float, card_share: float,
-                 labels: str = "nullo") -> None:
-        if labels not in LABELS:
-            raise ValueError(f"labels={labels!r} must be one of {', '.join(LABELS)}")
+    def __init__(self, bot: NeuralBot, teacher: Any, mix: float, card_share: float) -> None:
         self.bot, self.teacher, self.mix, self.card_share = bot, teacher, mix, card_share
-        self.labels = labels
         self.values: dict[float, int] = {}  # observation value -> its code
         self.columns: dict[str, list] = {k: [] for k in COLUMNS}
         self.counts = dict.fromkeys(COUNTS, 0)
@@ -130,8 +115,6 @@ class _Collector:
         if mask.sum() < 2:
             return greedy, greedy, None
         nullo = state.contract in A.NULLO_TYPES
-        if self.labels == "cards":
-            return self._decide_cards(state, view, greedy, streams, nullo)
         if state.phase == Phase.AUCTION or (state.phase == Phase.EXCHANGE and nullo):
             label = int(self.teacher.act(view, streams.teacher))
             played = label if streams.mix.random() < self.mix else greedy
@@ -143,24 +126,6 @@ class _Collector:
         # nullo card play is the nullo branch's, which the fit leaves alone
         keep = not nullo and streams.anchor.random() < self.card_share
         return greedy, greedy, CARD_ANCHOR if keep else None
-
-    def _decide_cards(self, state: State, view: Any, greedy: int, streams: _Streams,
-                      nullo: bool) -> tuple[int, int, int | None]:
-        """``cards``: the teacher labels (and with probability ``mix`` plays) the cards of the
-        main network; calls and half of the discards are anchors."""
-        if state.phase == Phase.AUCTION:
-            return greedy, greedy, CALL_ANCHOR
-        if state.phase == Phase.EXCHANGE:
-            keep = streams.anchor.random() < DISCARD_ANCHOR_SHARE
-            return greedy, greedy, DISCARD_ANCHOR if keep else None
-        if nullo and self.bot.net.nullo_branch:  # the branch's play, which the fit leaves alone
-            return greedy, greedy, None
-        label = int(self.teacher.act(view, streams.teacher))
-        played = label if streams.mix.random() < self.mix else greedy
-        self.counts["cards"] += 1
-        self.counts["cards_differ"] += label != greedy
-        self.counts["teacher_cards_played"] += played == label != greedy
-        return played, label, CARD
 
     def _count_teacher(self, call: bool, label: int, greedy: int, played: int) -> None:
         if not call:
@@ -196,13 +161,12 @@ class _Collector:
 
 
 def collect(bot: NeuralBot, teacher: Any, hands: int, seed: int, mix: float = 0.5,
-            card_anchor_share: float = 0.15, progress: bool = False,
-            labels: str = "nullo") -> dict[str, np.ndarray]:
-    """``hands`` hands of ``bot`` at every seat under its rules, ``teacher`` asked where
-    ``labels`` says (module docstring); the same seed gives the same rows."""
+            card_anchor_share: float = 0.15, progress: bool = False) -> dict[str, np.ndarray]:
+    """``hands`` hands of ``bot`` at every seat under its rules, ``teacher`` asked at its
+    calls and nullo discards (module docstring); the same seed gives the same rows."""
     if bot.rules is None:
         raise ValueError(f"{bot.name} names no rules")
-    collector = _Collector(bot, teacher, mix, card_anchor_share, labels)
+    collector = _Collector(bot, teacher, mix, card_anchor_share)
     bar = progress_bar(hands, "hands", progress)
     for k in range(hands):
         collector.play_hand(State(bot.rules, seed=game_seed(seed, STREAM, k)), k)
@@ -220,7 +184,7 @@ def collect_piece(agent: str, stage: dict[str, Any], hands: int, seed: int, path
     bot = NeuralBot.load(agent, greedy=True)
     teacher = make_bot(stage["teacher"], bot.rules)
     data = collect(bot, teacher, hands, seed, stage["mix"], stage["card_anchor_share"],
-                   progress, stage.get("labels", "nullo"))
+                   progress)
     save_piece(data, bot.rules, path)
 
 
@@ -264,13 +228,10 @@ def load_pieces(paths: Sequence[str | Path], rules: Rules) -> dict[str, Any]:
 def hard_rows(data: dict[str, Any], labels: str) -> np.ndarray:
     """The rows fitted to the teacher's label; every other row is anchored to the starting
     network.  ``nullo``: the calls where the teacher calls a nullo type and the discards of
-    nullo contracts (its other calls made the network pass far more, and lose).  ``cards``:
-    the card decisions."""
+    nullo contracts (its other calls made the network pass far more, and lose)."""
     if labels not in LABELS:
         raise ValueError(f"labels={labels!r} must be one of {', '.join(LABELS)}")
     role = data["role"]
-    if labels == "cards":
-        return role == CARD
     return ((role == CALL) & np.isin(data["label"], A.NULLO_TYPES)) | (role == NULLO_DISCARD)
 
 
@@ -355,9 +316,6 @@ GROUPS = {
     "nullo_discards": lambda d: d["role"] == NULLO_DISCARD,
     "discard_anchors": lambda d: d["role"] == DISCARD_ANCHOR,
     "card_anchors": lambda d: d["role"] == CARD_ANCHOR,
-    "cards": lambda d: d["role"] == CARD,
-    "cards_teacher_differs": lambda d: (d["role"] == CARD) & (d["label"] != d["greedy"]),
-    "call_anchors": lambda d: d["role"] == CALL_ANCHOR,
 }
 
 
@@ -374,17 +332,16 @@ def agreement(net: PolicyNet, data: dict[str, Any], idx: np.ndarray) -> dict[str
     out: dict[str, float] = {}
     for name, rows in GROUPS.items():
         chosen = rows(data)[idx]
-        if chosen.any():  # a group the labels do not store is left out
-            out[name] = float(hits[chosen].mean())
-            out[f"{name}_n"] = int(chosen.sum())
+        out[name] = float(hits[chosen].mean()) if chosen.any() else float("nan")
+        out[f"{name}_n"] = int(chosen.sum())
     return out
 
 
 def _report(row: dict[str, float], progress: bool) -> None:
     if progress:
         print(f"epoch {row['epoch']}: agreement on held-out hands: " + ", ".join(
-            f"{name.replace('_', ' ')} {row[name]:.3f} ({row[name + '_n']})" for name in GROUPS
-            if name in row), file=sys.stderr, flush=True)
+            f"{name.replace('_', ' ')} {row[name]:.3f} ({row[name + '_n']})" for name in GROUPS),
+            file=sys.stderr, flush=True)
 
 
 def fit_agent(init: str | Path, paths: Sequence[str | Path], out: str | Path,

@@ -163,24 +163,22 @@ class DistillStage:
 @dataclass
 class ImitateStage:
     """The previous stage's agent copies a teacher bot's nullo-type calls and nullo discards
-    along its own auctions, or its card play along its own hands, anchored to itself elsewhere
-    (:mod:`train.imitate`)."""
+    along its own auctions, anchored to itself elsewhere (:mod:`train.imitate`)."""
 
-    #: The bot whose calls and nullo discards (or cards) are copied (a bot spec).
+    #: The bot whose calls and nullo discards are copied (a bot spec).
     teacher: str = "mcfast:samples=30"
     #: What is copied (train.imitate.LABELS): ``nullo``, the teacher's nullo-type calls and its
-    #: discards in nullo contracts, the other calls anchored; ``cards``, the teacher's card
-    #: play (a nullo branch's excepted), the calls and discards anchored.
+    #: discards in nullo contracts; the other calls are anchored.
     labels: str = "nullo"
     #: Hands played in the collection (split over ``pieces`` files; a kill loses one piece).
     hands: int = 60_000
     pieces: int = 12
-    #: The chance that the teacher's call, nullo discard or card is the one played, so that
-    #: the states it leads to, which the network alone would not reach, are in the data.
+    #: The chance that the teacher's call (or nullo discard) is the one played, so that the
+    #: states after a nullo call, which the network never makes, are in the data.
     mix: float = 0.5
     #: Weight of the cross-entropy to the starting network on the rows not copied.
     anchor_weight: float = 3.0
-    #: Share of the card decisions (outside nullo contracts) kept as anchors (``nullo``).
+    #: Share of the card decisions (outside nullo contracts) kept as anchors.
     card_anchor_share: float = 0.15
     epochs: int = 3
     learning_rate: float = 3e-4
@@ -210,12 +208,11 @@ class ImitateStage:
         return stage
 
     def check_rules(self, rules: Rules, where: str) -> None:
-        """Refuse, before anything runs, a teacher that cannot play the rules and, for
-        ``nullo``, rules without a nullo-type call (nothing to copy: the fit would only anchor
-        the network to itself)."""
+        """Refuse, before anything runs, rules without a nullo-type call (nothing to copy:
+        the fit would only anchor the network to itself) and a teacher that cannot play them."""
         from agents.registry import make_bot
 
-        if self.labels == "nullo" and not any(getattr(rules, bid) != "off" for bid in NULLO_BIDS):
+        if not any(getattr(rules, bid) != "off" for bid in NULLO_BIDS):
             raise ValueError(f"{where}: labels={self.labels!r} copies the teacher's nullo-type "
                              f"calls, which these rules do not have ({', '.join(NULLO_BIDS)} "
                              "are off)")
