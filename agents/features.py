@@ -60,10 +60,8 @@ def feature_slices(players: int = 4) -> dict[str, slice]:
     return out
 
 
-#: The 4-player blocks, their total width and their places (the shipped agents' inputs).
-BLOCKS = feature_blocks(4)
+#: The 4-player width (the shipped agents' inputs).
 FEATURE_SIZE = feature_size(4)
-FEATURE_SLICES = feature_slices(4)
 
 
 class CardFeatures(nn.Module):

@@ -40,7 +40,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from agents.features import CardFeatures, feature_size
+from agents.features import CardFeatures
 from fh_env import NUM_ACTIONS, Rules, SeatView
 from fh_env import actions as A
 from fh_env import observe

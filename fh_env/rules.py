@@ -179,13 +179,18 @@ class Rules:
                              f"known options: {', '.join(f.name for f in fields(self))}")
         return dataclasses.replace(self, **changes)
 
+    @property
+    def has_nullo_calls(self) -> bool:
+        """Whether any nullo-type call (nullo, open nullo, double nullo) may be bid."""
+        return any(getattr(self, name) != "off" for name in NULLO_BIDS)
+
     def same_game(self, other: "Rules") -> bool:
         """True when the two rule sets play the same game: equal but for the options of
         nullo-type contracts where neither allows one (so a policy trained under one plays
         exactly as well under the other)."""
         if self == other:
             return True
-        if any(getattr(r, name) != "off" for r in (self, other) for name in _NULLO_BIDS):
+        if self.has_nullo_calls or other.has_nullo_calls:
             return False
         neutral = {name: getattr(Rules, name) for name in _NULLO_ONLY}
         return self.replace(**neutral) == other.replace(**neutral)
@@ -235,7 +240,8 @@ class Rules:
             raise ValueError(f"rules file {path}: {err}") from None
 
 
-_NULLO_BIDS = ("nullo", "open_nullo", "double_nullo")
+#: The options of the nullo-type calls (§2.4): "off", or when each may be bid.
+NULLO_BIDS = ("nullo", "open_nullo", "double_nullo")
 # Options that only act in a nullo-type contract (§2.4, §4.2, §5.7-5.9).
 _NULLO_ONLY = ("nullo_ranking", "open_nullo_ties", "nullo_value", "open_nullo_value",
                "double_nullo_value", "nullo_kitty", "nullo_must_play_joker",

@@ -45,7 +45,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Callable
 
-from fh_env.rules import Rules, load_rules, read_toml
+from fh_env.rules import NULLO_BIDS, Rules, load_rules, read_toml
 
 from .config import TrainConfig, _parse_value
 
@@ -56,8 +56,6 @@ KINDS = ("ppo", "distill", "imitate")
 IMPROVING = ("distill", "imitate")
 TABLE_SIZES = (3, 4, 6)
 SEARCHES = ("deal", "deal-calls", "cards")
-#: The rule options of the nullo-type calls (an imitate stage needs one of them on).
-NULLO_BIDS = ("nullo", "open_nullo", "double_nullo")
 
 
 def _typed(cls: type, data: dict[str, Any], where: str, what: str) -> dict[str, Any]:
@@ -212,7 +210,7 @@ class ImitateStage:
         the fit would only anchor the network to itself) and a teacher that cannot play them."""
         from agents.registry import make_bot
 
-        if not any(getattr(rules, bid) != "off" for bid in NULLO_BIDS):
+        if not rules.has_nullo_calls:
             raise ValueError(f"{where}: labels={self.labels!r} copies the teacher's nullo-type "
                              f"calls, which these rules do not have ({', '.join(NULLO_BIDS)} "
                              "are off)")
