@@ -45,6 +45,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Callable
 
+from fh_env.observe import TABLE_SIZES as _OBSERVED_SIZES
 from fh_env.rules import NULLO_BIDS, Rules, load_rules, read_toml
 
 from .config import TrainConfig, _parse_value
@@ -54,7 +55,7 @@ EVAL_SEED = 20_577
 KINDS = ("ppo", "distill", "imitate")
 #: The kinds that improve an agent they are given (the first stage needs ``init``).
 IMPROVING = ("distill", "imitate")
-TABLE_SIZES = (3, 4, 6)
+TABLE_SIZES = tuple(sorted(_OBSERVED_SIZES))  # (3, 4, 6), in the order messages list them
 SEARCHES = ("deal", "deal-calls", "cards")
 
 
