@@ -76,8 +76,11 @@ def test_a_new_game_from_every_preset(tmp_path):
 
 
 def test_the_strongest_level_falls_back_where_no_network_plays():
-    spec, note = ladder.build_level("strongest", ladder.rules_from({"preset": "six-handed"}))
+    custom = ladder.rules_from({"rules_toml": 'preset = "american"\ntarget = 250\n'})
+    spec, note = ladder.build_level("strongest", custom)  # no network was trained for it
     assert spec == "mcfast" and "neural:best" in note and "Strongest plays mcfast" in note
+    spec, note = ladder.build_level("strongest", ladder.rules_from({"preset": "six-handed"}))
+    assert spec == "neural:best-six-handed" and note == ""
     spec, note = ladder.build_level("strongest", ladder.rules_from({"preset": "three-handed"}))
     assert spec == "neural:best-three-handed" and note == ""
     spec, note = ladder.build_level("strongest", ladder.rules_from({}))

@@ -3,10 +3,10 @@ from them.
 
 Each level is a bot of the leaderboard (README and docs/bots.md, ratings on the Elo scale,
 mean 0, seed 2025): the top level is the strongest bot there is, ``neural:best``.  A network
-plays only the rules it was trained for (the shipped agents: one per preset of four players
-and three-handed, :data:`agents.shipped.BEST_AGENTS`); where a level's bot does not play the
-game's rules (six players, a rules file) the level falls back down the ladder to the first bot
-that does, and the start screen says so.
+plays only the rules it was trained for (the shipped agents: one per preset,
+:data:`agents.shipped.BEST_AGENTS`); where a level's bot does not play the game's rules (a rules
+file that is no preset) the level falls back down the ladder to the first bot that does, and
+the start screen says so.
 """
 
 from __future__ import annotations
