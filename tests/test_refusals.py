@@ -31,7 +31,7 @@ def _best_of_a_preset_without_one():
     from agents.shipped import BEST_AGENTS
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.delitem(BEST_AGENTS, "six-handed", raising=False)
+        patch.delitem(BEST_AGENTS, "six-handed")
         return _make_bot("neural:best-six-handed")
 
 
@@ -85,7 +85,7 @@ CASES = [
                                                               "an integer at least 1"]),
     ("a checkpoint", lambda: _make_bot("neural:nothing"), ["'nothing'", "shipped: ",
                                                            "ppo-selfplay"]),
-    ("neural:best of a preset without one", lambda: _best_of_a_preset_without_one(),
+    ("neural:best of a preset without one", _best_of_a_preset_without_one,
      ["neural:best-six-handed", "has no shipped agent", "best agents exist for: ",
       "neural:best-australian-no-nullo (= neural:distill-branches-2, also neural:best)",
       "neural:best-american (= neural:distill-american-3)"]),

@@ -204,7 +204,7 @@ def test_neural_best_for_a_preset_without_one_lists_what_exists(spec, message,
     from agents.registry import check_spec, make_bot
     from agents.shipped import BEST_AGENTS
 
-    monkeypatch.delitem(BEST_AGENTS, "six-handed", raising=False)  # every preset has one now
+    monkeypatch.delitem(BEST_AGENTS, "six-handed")  # every preset has one now
 
     for fn in (check_spec, make_bot):
         with pytest.raises(ValueError) as err:
