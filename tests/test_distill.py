@@ -213,10 +213,12 @@ def test_an_interrupted_collection_keeps_what_it_has(monkeypatch) -> None:
     assert np.isfinite(data["scores"].astype(np.float32)).sum(axis=1).max() > 1  # searched
 
 
-def test_an_opponent_holds_one_partnership_and_its_decisions_are_not_stored() -> None:
-    """``--opponent rule``: in every hand only one partnership's decisions are stored, the
-    sides swap from one hand of a table to the next, and the stored ones are still searched."""
-    teacher = make_bot("nmc:ppo-selfplay,samples=4")
+@pytest.mark.parametrize("spec", ["nmc:ppo-selfplay,samples=4", "nmc:best-six-handed,samples=2"])
+def test_an_opponent_holds_one_partnership_and_its_decisions_are_not_stored(spec: str) -> None:
+    """``--opponent rule``: in every hand only one team's decisions are stored (seats of one
+    parity, at four players and at six, §9.2), the sides swap from one hand of a table to the
+    next, and the stored ones are still searched."""
+    teacher = make_bot(spec)
     data = distill.collect(teacher, hands=12, seed=9, num_envs=2, progress=False,
                            opponent="rule")
     records = data["records"]
@@ -229,6 +231,13 @@ def test_an_opponent_holds_one_partnership_and_its_decisions_are_not_stored() ->
     assert np.isfinite(data["scores"].astype(np.float32)).sum(axis=1).max() > 1
     with pytest.raises(ValueError, match="batched tables"):
         distill.collect(teacher, hands=1, seed=9, num_envs=1, progress=False, opponent="mc")
+
+
+def test_an_opponent_needs_two_teams() -> None:
+    """Three players have no teams (§9.1): an opponent is refused before any table is dealt."""
+    teacher = make_bot("nmc:best-three-handed,samples=2")
+    with pytest.raises(ValueError, match="needs two teams"):
+        distill.collect(teacher, hands=1, seed=9, num_envs=1, progress=False, opponent="rule")
 
 
 def test_a_call_search_collection_stores_scored_calls_only(tmp_path, capsys) -> None:

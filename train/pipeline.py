@@ -103,7 +103,7 @@ class DistillStage:
     pieces: int = 4
     #: Worlds a decision of the search (``search = "cards"`` only).
     samples: int = 100
-    #: A bot holding one partnership at the tables (4 players), sides swapping every hand;
+    #: A bot holding one team at the tables (4 or 6 players), sides swapping every hand;
     #: "" for self-play.
     opponent: str = "rule"
     #: Fit on the data of this stage and of the earlier distill stages that scored the same
@@ -151,12 +151,12 @@ class DistillStage:
         return stage
 
     def check_size(self, players: int, where: str) -> None:
-        """Refuse, before anything runs, what only a 4-player table has: otherwise the stage
-        would fail at its first hand (the opponent's partnership)."""
-        if self.opponent and players != 4:
+        """Refuse, before anything runs, what only a table of two teams has (four or six
+        players): otherwise the stage would fail at its first hand (the opponent's team)."""
+        if self.opponent and players == 3:
             raise ValueError(f"{where}: opponent={self.opponent!r} holds one partnership, "
                              f"which {players} players do not have: use opponent = \"\" "
-                             "(self-play), or give the stage players = [4]")
+                             "(self-play), or give the stage players = [4, 6]")
 
 
 @dataclass
