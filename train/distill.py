@@ -84,7 +84,7 @@ def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
     plays that bot instead, the partnerships swapping at every hand of a table; only the
     other partnership's decisions are searched and stored.  Why: self-play states are those
     of the network against itself, and the steps learn to play against it; these are the
-    states of the network against another player (4 players only).
+    states of the network against another player (two teams: 4 or 6 players).
 
     The teacher searches the cards and, with its ``calls`` above 0, the calls; with ``cards``
     false only the calls, and only the auction's decisions are stored.  With ``deal`` the
