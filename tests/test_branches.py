@@ -49,12 +49,29 @@ def test_a_branch_scores_the_hand_the_engine_plays_from_that_call(network, their
     the rule bot on the other's (or the network everywhere)."""
     rules = State().rules  # the default rules: the network encodes under its own (same game)
     assert rules != network.rules and rules.same_game(network.rules)
+    checked = _check_branches(network, rules, theirs, seeds=range(5))
+    assert checked[Phase.AUCTION] >= 5 and checked[Phase.EXCHANGE] >= 1
+    assert checked[Phase.PLAY] >= 10
+
+
+def test_a_six_handed_branch_gives_the_other_team_to_the_rule_bot() -> None:
+    """At six players the teams are seats 0, 2, 4 and 1, 3, 5 (§9.2): with `rule` holding the
+    odd seats, every scored candidate is still the hand the engine plays after it."""
+    six = NeuralBot.load("best-six-handed", greedy=True)
+    checked = _check_branches(six, six.rules, 1, seeds=range(6))
+    assert checked[Phase.AUCTION] >= 2 and checked[Phase.PLAY] >= 4
+
+
+def _check_branches(network: NeuralBot, rules, theirs: int | None, seeds) -> dict:
+    """Compare the branches' scores of the network's decisions (calls, discards and the first
+    few cards of each hand) with the reference engine's play-outs; the count checked by phase."""
     rule = RuleBot()
-    bots = [rule if theirs is not None and seat % 2 == theirs else network for seat in range(4)]
+    bots = [rule if theirs is not None and seat % 2 == theirs else network
+            for seat in range(rules.players)]
     branches = DealBranches(network, rules,
                             None if theirs is None else batch_player(rule, rules))
     checked = {Phase.AUCTION: 0, Phase.EXCHANGE: 0, Phase.PLAY: 0}
-    for seed in range(5):
+    for seed in seeds:
         state = State(rules, seed=seed)
         while state.phase in checked:
             if bots[state.turn] is network and (state.phase != Phase.PLAY
@@ -73,8 +90,7 @@ def test_a_branch_scores_the_hand_the_engine_plays_from_that_call(network, their
                     assert q[action] == pytest.approx(expected), (seed, action)
                 checked[state.phase] += 1
             state.apply(bots[state.turn].act(seat_view(state, state.turn), random.Random(0)))
-    assert checked[Phase.AUCTION] >= 5 and checked[Phase.EXCHANGE] >= 1
-    assert checked[Phase.PLAY] >= 10
+    return checked
 
 
 def test_candidates_are_the_networks_favourites_with_pass_among_them(network) -> None:
