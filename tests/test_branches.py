@@ -4,6 +4,7 @@ plays it, and the collection that stores them."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 
 import numpy as np
 import pytest
@@ -19,6 +20,7 @@ from fh_env.actions import NULLO, NULLO_TYPES, NUM_ACTIONS, OPEN_NULLO, PASS
 from fh_env.compiled.engine import AUCTION, PLAY
 from fh_env.compiled.games import FastGames
 from fh_env.engine import Phase, State
+from fh_env.rules import Rules
 from fh_env.view import seat_view
 from train import distill
 from train.branches import DealBranches
@@ -62,7 +64,8 @@ def test_a_six_handed_branch_gives_the_other_team_to_the_rule_bot() -> None:
     assert checked[Phase.AUCTION] >= 2 and checked[Phase.PLAY] >= 4
 
 
-def _check_branches(network: NeuralBot, rules, theirs: int | None, seeds) -> dict:
+def _check_branches(network: NeuralBot, rules: Rules, theirs: int | None,
+                    seeds: Iterable[int]) -> dict[Phase, int]:
     """Compare the branches' scores of the network's decisions (calls, discards and the first
     few cards of each hand) with the reference engine's play-outs; the count checked by phase."""
     rule = RuleBot()

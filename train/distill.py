@@ -255,8 +255,9 @@ def _opponent(spec: str, rules: Rules):
     from arena.batched import batch_player
     from agents.registry import make_bot
 
-    if rules.players == 3:
-        raise ValueError("--opponent needs two teams (4 or 6 players), not 3 players")
+    if rules.sides != 2:
+        raise ValueError(f"--opponent needs two teams (4 or 6 players), not {rules.players} "
+                         "players")
     play = batch_player(make_bot(spec), rules)
     if play is None:
         raise ValueError(f"--opponent {spec!r}: not a bot the batched tables play "

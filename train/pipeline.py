@@ -150,12 +150,12 @@ class DistillStage:
                 raise ValueError(f"{where}: opponent={stage.opponent!r}: {err}") from None
         return stage
 
-    def check_size(self, players: int, where: str) -> None:
+    def check_rules(self, rules: Rules, where: str) -> None:
         """Refuse, before anything runs, what only a table of two teams has (four or six
         players): otherwise the stage would fail at its first hand (the opponent's team)."""
-        if self.opponent and players == 3:
+        if self.opponent and rules.sides != 2:
             raise ValueError(f"{where}: opponent={self.opponent!r} holds one partnership, "
-                             f"which {players} players do not have: use opponent = \"\" "
+                             f"which {rules.players} players do not have: use opponent = \"\" "
                              "(self-play), or give the stage players = [4, 6]")
 
 
@@ -349,7 +349,7 @@ class PipelineConfig:
         table = {k: v for k, v in self.stages[i].items() if k not in ("kind", "players")}
         if self.kind(i) == "distill":
             stage = DistillStage.from_dict(table, where)
-            stage.check_size(load_rules(self.rules).players, where)
+            stage.check_rules(load_rules(self.rules), where)
             return stage
         if self.kind(i) == "imitate":
             imitate = ImitateStage.from_dict(table, where)
