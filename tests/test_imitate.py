@@ -1,10 +1,13 @@
 """The imitate stage (train/imitate.py, ``kind = "imitate"`` in a pipeline) at toy scale: its
 refusals, a run end to end at three and four players, the same piece from the same seed, what
-the fit moves (the base, not the nullo branch) and a resume after a kill between pieces."""
+the fit moves (the base, not the nullo branch) and a resume after a kill between pieces; and
+``labels = "nullo-cards"`` (train/nullo_play.py): the teacher's cards of nullo contracts at
+four and six players, a fit that moves the nullo branch alone, and a refused routing."""
 
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import numpy as np
@@ -16,13 +19,16 @@ from agents.neural import NeuralBot, masked_logits  # noqa: E402
 from agents.registry import make_bot  # noqa: E402
 from fh_env import actions as A  # noqa: E402
 from fh_env import observe  # noqa: E402
-from fh_env.engine import Phase  # noqa: E402
-from train import imitate  # noqa: E402
+from fh_env.engine import Phase, State  # noqa: E402
+from fh_env.envs.vector import game_seed  # noqa: E402
+from fh_env.view import seat_view  # noqa: E402
+from train import imitate, nullo_play  # noqa: E402
 from train.cli import main  # noqa: E402
 from train.pipeline import ImitateStage, PipelineConfig, run_pipeline  # noqa: E402
 
 THREE = "distill-three-handed-nullo"  # a shipped three-handed agent with a nullo branch
 FOUR = "distill-australian-nullo"  # the same at four players (australian rules)
+SIX = "distill-six-handed"  # a shipped six-player agent without a nullo branch
 TEACHER = "mcfast:samples=2"
 
 TOY = """
@@ -206,7 +212,7 @@ def test_the_fit_moves_the_base_and_never_the_nullo_branch() -> None:
     net = NeuralBot.load(THREE).net
     start = {k: v.clone() for k, v in net.state_dict().items()}
     # the made-up rows do reach the branch: unfrozen, its weights would get a gradient
-    obs, mask, label = imitate._batch(nullo, np.arange(len(nullo["label"])))
+    obs, mask, label = imitate.rows_batch(nullo, np.arange(len(nullo["label"])))
     imitate.loss(net, net, obs, mask, label, torch.ones(len(label), dtype=torch.bool),
                  3.0).backward()
     assert any(p.grad is not None and p.grad.abs().sum() > 0 for p in net.nullo.parameters())
@@ -282,3 +288,200 @@ def test_a_kill_between_pieces_keeps_the_written_ones(tmp_path: Path, whole_run:
     assert saved == ["piece-1.npz", "piece-2.npz", "piece-2.npz"]  # only the missing one
     a, b = weights(run / "best.pt"), weights(whole_run / "best.pt")
     assert all(torch.equal(a[k], b[k]) for k in a)  # the same agent as without the kill
+
+
+# ---------------------------------------------------------------------- nullo-cards
+class OpenNulloTeacher:
+    """A stand-in teacher that makes a nullo contract of every hand: it calls an open nullo
+    (else a nullo) whenever it may and passes otherwise; elsewhere it plays its lowest legal
+    action.  It logs every card it is asked for (of more than one legal) with whether the
+    seat asked is the declarer."""
+
+    def __init__(self) -> None:
+        self.cards: list[tuple[int, bool]] = []
+
+    def act(self, view, rng: random.Random) -> int:
+        legal = [a for a in range(view.legal.bit_length()) if view.legal >> a & 1]
+        if view.phase == Phase.AUCTION:
+            return next(a for a in (A.OPEN_NULLO, A.NULLO, A.PASS, legal[0]) if a in legal)
+        if view.phase == Phase.PLAY and len(legal) > 1:
+            self.cards.append((legal[0], view.seat == view.declarer))
+        return legal[0]
+
+
+NULLO_TEACHER = "open-nullo-teacher"
+
+
+@pytest.fixture
+def nullo_teacher(monkeypatch) -> str:
+    """:class:`OpenNulloTeacher` as a bot spec, for what builds its teacher from one."""
+    from agents.registry import BOTS, BotInfo
+
+    monkeypatch.setitem(BOTS, NULLO_TEACHER, BotInfo(NULLO_TEACHER, "test",
+                                                     factory_fn=lambda arg: OpenNulloTeacher()))
+    return NULLO_TEACHER
+
+
+def cards(agent: str, seed: int, mix: float = 0.5, hands: int = 4,
+          teacher: OpenNulloTeacher | None = None) -> dict[str, np.ndarray]:
+    bot = NeuralBot.load(agent)
+    return nullo_play.collect(bot, teacher or OpenNulloTeacher(), hands, seed, mix)
+
+
+@pytest.mark.parametrize("agent", [FOUR, SIX])
+def test_a_nullo_cards_piece_holds_the_teachers_cards_of_nullo_contracts(agent: str) -> None:
+    bot, teacher = NeuralBot.load(agent), OpenNulloTeacher()
+    data = cards(agent, 7, teacher=teacher)
+    counts = json.loads(str(data["counts"]))
+    n = len(data["label"])
+    assert counts["hands"] == 4 and counts["nullo_contracts"] == 4 - counts["thrown_in"] > 0
+    assert counts["other_contracts"] == 0 and counts["open_nullo_contracts"] > 0
+    assert n == counts["declarer_decisions"] + counts["defender_decisions"] > 0
+    # only card decisions of nullo contracts (rows the nullo branch plays), none forced
+    play_base = A.action_table(bot.rules.players).play_base
+    assert (data["label"] >= play_base).all() and (data["greedy"] >= play_base).all()
+    assert nullo_play.branch_rows(nullo_play.with_branch(bot.net)[0], data).all()
+    assert data["mask"][np.arange(n), data["label"]].all() and (data["mask"].sum(1) > 1).all()
+    # the teacher's card at each decision it was asked, in order, and the role of the seat
+    assert data["label"].tolist() == [card for card, _ in teacher.cards]
+    assert set(data["role"].tolist()) == {imitate.NULLO_DECLARER, imitate.NULLO_DEFENDER}
+    assert (data["role"] == imitate.NULLO_DECLARER).tolist() == [d for _, d in teacher.cards]
+    assert counts["declarer_decisions"] == (data["role"] == imitate.NULLO_DECLARER).sum()
+    # greedy: the network's card on the stored observation, as the counts say
+    with torch.no_grad():
+        logits = bot.net(torch.from_numpy(data["values"][data["codes"]]))[0]
+    picked = masked_logits(logits, torch.from_numpy(data["mask"])).argmax(1).numpy()
+    assert (picked == data["greedy"]).all()
+    assert counts["declarer_agree"] + counts["defender_agree"] == (
+        data["greedy"] == data["label"]).sum()
+    assert 0 < counts["teacher_cards_played"] < counts["cards_differ"]  # mix 0.5: some
+    # the same seed gives the same arrays; another seed others
+    again, other = cards(agent, 7), cards(agent, 8)
+    assert data.keys() == again.keys() and all(np.array_equal(data[k], again[k]) for k in data)
+    assert not np.array_equal(data["label"], other["label"][:n])
+
+
+def test_with_mix_1_every_card_played_is_the_teachers() -> None:
+    """The rows of mix = 1 are those of the same deals played by the teacher alone."""
+    data = cards(SIX, 5, mix=1.0, hands=3)
+    rules, teacher, made = NeuralBot.load(SIX).rules, OpenNulloTeacher(), 0
+    for k in range(3):
+        state = State(rules, seed=game_seed(5, imitate.STREAM, k))
+        while not state.is_terminal:
+            state.apply(teacher.act(seat_view(state, state.turn), random.Random(0)))
+        made += bool(state.result.made)
+    assert data["label"].tolist() == [card for card, _ in teacher.cards]
+    assert (data["role"] == imitate.NULLO_DECLARER).tolist() == [d for _, d in teacher.cards]
+    counts = json.loads(str(data["counts"]))
+    assert counts["nullo_made"] == made
+    assert counts["teacher_cards_played"] == counts["cards_differ"] > 0
+    never = json.loads(str(cards(SIX, 5, mix=0.0, hands=3)["counts"]))
+    assert never["teacher_cards_played"] == 0 and never["cards_differ"] > 0
+
+
+@pytest.mark.parametrize("agent", [SIX, FOUR])
+def test_the_nullo_cards_fit_moves_the_branch_alone(tmp_path: Path, nullo_teacher: str,
+                                                    agent: str) -> None:
+    """Through the pipeline's entry points: an agent without a branch comes out with one,
+    started from its own network; every tensor outside the branch is unchanged."""
+    stage = {"teacher": nullo_teacher, "labels": "nullo-cards", "mix": 0.5}
+    paths = [tmp_path / f"piece-{k}.npz" for k in (1, 2)]
+    for k, path in enumerate(paths):
+        imitate.collect_piece(agent, stage, 6, 20 + k, str(path))
+    out = tmp_path / "agent.pt"
+    history = imitate.fit_agent(agent, paths, out, labels="nullo-cards", epochs=2,
+                                learning_rate=1e-3)
+    start, end = weights(shipped(agent)), weights(out)
+    base = [k for k in end if not k.startswith("nullo.")]
+    assert sorted(base) == sorted(k for k in start if not k.startswith("nullo."))
+    assert all(torch.equal(start[k], end[k]) for k in base)
+    had_branch = any(k.startswith("nullo.") for k in start)
+    # the branch moved from where it started: the agent's branch, or a copy of its network
+    origin = {k: start[k] if had_branch else start[k[len("nullo."):]] for k in end
+              if k.startswith("nullo.")}
+    assert origin and not all(torch.equal(origin[k], end[k]) for k in origin)
+    saved = torch.load(out, weights_only=True)
+    assert saved["policy"]["nullo_branch"] is True
+    assert NeuralBot.load(out).net.nullo is not None
+    record = saved["imitate"]
+    assert record["labels"] == "nullo-cards" and record["joined"] == (not had_branch)
+    assert record["counts"]["hands"] == 12 and record["declarer_weight"] == 2.0
+    assert len(history) == 3 and {"declarer", "defender"} <= set(history[0])
+    if not had_branch:  # recorded as `python -m train.distill join` records a join
+        assert saved["nullo_branch"] == {"base": agent, "nullo": agent}
+
+
+def test_the_nullo_cards_fit_learns_the_teachers_cards() -> None:
+    data = cards(SIX, 3, hands=8)
+    plain = NeuralBot.load(SIX).net
+    net, joined = nullo_play.with_branch(plain)
+    assert joined and not nullo_play.with_branch(net)[1]
+    obs = imitate.rows_batch(data, np.arange(len(data["label"])))[0]
+    with torch.no_grad():  # joined, the branch plays exactly as the network did
+        assert torch.equal(net(obs)[0], plain(obs)[0])
+    rows = np.flatnonzero(data["hand"] % imitate.HOLDOUT_EVERY != 0)  # the rows it fits
+    before = imitate.agreement(net, data, rows, nullo_play.GROUPS)
+    nullo_play.fit(net, data, epochs=4, learning_rate=1e-3)
+    after = imitate.agreement(net, data, rows, nullo_play.GROUPS)
+    for role in ("declarer", "defender"):
+        assert after[role] > before[role] + 0.05, (role, before, after)
+
+
+def test_the_declarer_weight_is_the_fits() -> None:
+    data = cards(FOUR, 3, hands=4)
+
+    def fitted(**weight: float) -> dict:
+        net = NeuralBot.load(FOUR).net
+        nullo_play.fit(net, data, epochs=1, learning_rate=1e-3, **weight)
+        return net.nullo.state_dict()
+
+    default, two, one = fitted(), fitted(declarer_weight=2.0), fitted(declarer_weight=1.0)
+    assert all(torch.equal(default[k], two[k]) for k in two)
+    assert not all(torch.equal(one[k], two[k]) for k in two)
+
+
+def test_the_declarer_weight_weighs_the_declarers_rows() -> None:
+    data = cards(FOUR, 3, hands=2)
+    net = NeuralBot.load(FOUR).net
+    idx = np.arange(len(data["label"]))
+    obs, mask, label = imitate.rows_batch(data, idx)
+    declarer = torch.from_numpy(data["role"] == imitate.NULLO_DECLARER)
+    with torch.no_grad():
+        alone = nullo_play.loss(net.nullo, obs[declarer], mask[declarer], label[declarer],
+                                torch.ones(int(declarer.sum())))
+        weighted = [nullo_play.loss(net.nullo, obs, mask, label,
+                                    torch.where(declarer, w, 1.0)) for w in (1.0, 1e6)]
+    assert abs(float(weighted[1]) - float(alone)) < 1e-3 * float(alone)
+    assert abs(float(weighted[0]) - float(alone)) > 1e-3
+
+
+def test_rows_the_branch_does_not_play_are_refused(tmp_path: Path) -> None:
+    data = cards(FOUR, 7, hands=2)
+    net = NeuralBot.load(FOUR).net
+    lay = observe.layout(4)
+    obs = data["values"][data["codes"]]
+    phase = lay.slices["phase"]
+    obs[3, phase] = 0.0
+    obs[3, phase.start + int(Phase.EXCHANGE)] = 1.0  # row 3 is now a discard
+    values = np.unique(obs)
+    bad = dict(data, values=values, codes=np.searchsorted(values, obs).astype(np.uint8))
+    with pytest.raises(ValueError, match=r"1 of \d+ stored rows \(the first: row 3\) are not "
+                                         "card play of a nullo contract"):
+        nullo_play.fit(net, bad, epochs=1)
+    # nor are the pieces of the nullo calls' recipe read as nullo card play
+    rules = NeuralBot.load(THREE).rules
+    piece = imitate.save_piece(collect(1, hands=1), rules, tmp_path / "calls.npz")
+    with pytest.raises(ValueError, match="is not imitation data of fivehundred-rl/imitate-"):
+        imitate.fit_agent(THREE, [piece], tmp_path / "x.pt", labels="nullo-cards")
+    assert not (tmp_path / "x.pt").exists()
+
+
+def test_a_moved_base_is_caught() -> None:
+    net = nullo_play.with_branch(NeuralBot.load(SIX).net)[0]
+    before = nullo_play.freeze_base(net)
+    assert all(p.requires_grad == n.startswith("nullo.") for n, p in net.named_parameters())
+    nullo_play.check_base(net, before)
+    with torch.no_grad():
+        net.policy_head.bias.add_(1e-3)
+    with pytest.raises(RuntimeError, match="moved policy_head.bias, outside the nullo branch"):
+        nullo_play.check_base(net, before)

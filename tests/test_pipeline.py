@@ -350,3 +350,84 @@ def test_a_stage_that_keeps_earlier_data_says_when_it_is_missing(whole_run: Path
     run_pipeline(cfg, run, progress=False, after_stage=drop_pieces)
     err = capsys.readouterr().err
     assert "warning: stage 2 keeps earlier data, but stage 1's pieces are not in" in err
+
+
+# ---------------------------------------------------------------------- nullo-cards
+NULLO_CARDS = """
+seed = 6
+rules = "{rules}"
+init = "{init}"
+eval_deals = 2
+final_eval_deals = 2
+eval_opponents = ["random"]
+
+[[stages]]
+kind = "imitate"
+labels = "nullo-cards"
+teacher = "{teacher}"
+{extra}
+"""
+
+
+def nullo_cards(tmp_path: Path, extra: str = "", rules: str = "six-handed",
+                init: str = "distill-six-handed", teacher: str = "rule") -> Path:
+    path = tmp_path / "nullo-cards.toml"
+    path.write_text(NULLO_CARDS.format(rules=rules, init=init, teacher=teacher, extra=extra),
+                    encoding="utf-8")
+    return path
+
+
+def test_a_nullo_cards_stage_validates(tmp_path: Path) -> None:
+    cfg = PipelineConfig.from_toml(nullo_cards(tmp_path, "declarer_weight = 3\nmix = 0.4"))
+    stage = cfg.stage(0)
+    assert (stage.labels, stage.declarer_weight, stage.mix) == ("nullo-cards", 3.0, 0.4)
+    assert PipelineConfig.from_toml(nullo_cards(tmp_path)).stage(0).declarer_weight == 2.0
+
+
+@pytest.mark.parametrize("extra, rules, init, message", [
+    ("declarer_weight = -0.5", "six-handed", "distill-six-handed",
+     "stage 1 (imitate): declarer_weight=-0.5 must be at least 0"),
+    ("declarer_weight = 'high'", "six-handed", "distill-six-handed",
+     "declarer_weight='high' must be a float"),
+    ("", "australian-no-nullo", "ppo-selfplay",
+     "stage 1 (imitate): labels='nullo-cards' copies the teacher's card play in nullo "
+     "contracts, which these rules do not have"),
+])
+def test_a_bad_nullo_cards_stage_is_refused_in_one_line(tmp_path: Path, capsys, extra: str,
+                                                        rules: str, init: str,
+                                                        message: str) -> None:
+    path = nullo_cards(tmp_path, extra, rules, init)
+    assert main(["--config", str(path), "--run-dir", str(tmp_path / "r")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("fh-train: error:") and "\n" not in err and message in err, err
+    assert not (tmp_path / "r").exists()
+
+
+def test_a_nullo_cards_stage_runs_end_to_end(tmp_path: Path, monkeypatch) -> None:
+    """Six players, from an agent without a nullo branch: the stage's agent has one, fitted
+    on the teacher's cards, with every other weight as it was."""
+    from agents.neural import NeuralBot, resolve_checkpoint
+    from agents.registry import BOTS, BotInfo
+    from test_imitate import OpenNulloTeacher
+
+    monkeypatch.setitem(BOTS, "open-nullo-teacher", BotInfo(
+        "open-nullo-teacher", "test", factory_fn=lambda arg: OpenNulloTeacher()))
+    extra = ("hands = 6\npieces = 2\nworkers = 1\nepochs = 2\nlearning_rate = 1e-3\n"
+             "declarer_weight = 3")
+    run = tmp_path / "run"
+    assert main(["--config", str(nullo_cards(tmp_path, extra, teacher="open-nullo-teacher")),
+                 "--run-dir", str(run), "--no-progress"]) == 0
+    stages = json.loads((run / "stages.json").read_text())
+    assert [s["kind"] for s in stages] == ["imitate"] and set(stages[0]["results"]) == {"random"}
+    assert sorted(p.name for p in (run / "stage-1-imitate").glob("piece-*.npz")) == [
+        "piece-1.npz", "piece-2.npz"]
+    assert same_weights(run / "best.pt", run / "stage-1-imitate" / "agent.pt")
+    start, end = weights(resolve_checkpoint("distill-six-handed")), weights(run / "best.pt")
+    assert set(end) == set(start) | {f"nullo.{k}" for k in start}
+    assert all(torch.equal(start[k], end[k]) for k in start)
+    assert not all(torch.equal(start[k], end[f"nullo.{k}"]) for k in start)
+    assert NeuralBot.load(run / "best.pt").net.nullo is not None
+    record = torch.load(run / "best.pt", weights_only=True)["imitate"]
+    assert record["labels"] == "nullo-cards" and record["counts"]["hands"] == 6
+    assert record["declarer_weight"] == 3.0 and record["joined"]
+    assert record["counts"]["nullo_contracts"] > 0 and len(record["history"]) == 3

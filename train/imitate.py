@@ -22,6 +22,10 @@ Two steps, as in :mod:`train.distill`, so that the slow one runs in pieces and i
   (the nullo contracts' card play, :class:`agents.neural.PolicyNet`) frozen and checked
   unchanged, since no row here says anything about that play.
 
+That is ``labels = "nullo"``.  ``labels = "nullo-cards"`` (:mod:`train.nullo_play`) teaches
+the nullo branch the teacher's card play instead, in pieces of this module's format;
+:func:`collect_piece` and :func:`fit_agent`, which the pipeline calls, hand it over.
+
 Not :mod:`train.imitation`, the warm start before PPO, where a new network copies every
 decision of a teacher.
 """
@@ -53,12 +57,16 @@ from .checkpoint import save_atomic
 #: The seed stream of imitation deals (PPO 1 << 20, the warm start 1 << 21, distill 1 << 22).
 STREAM = 1 << 23
 FORMAT = "fivehundred-rl/imitate-data"
-#: What the fit takes from the teacher (the other rows are anchored): ``nullo``, its
-#: nullo-type calls and its discards in nullo contracts.
-LABELS = ("nullo",)
+#: What the fit takes from the teacher: ``nullo``, its nullo-type calls and its discards in
+#: nullo contracts (the other rows anchored); ``nullo-cards``, its card play in nullo
+#: contracts, fitted into the nullo branch alone (:mod:`train.nullo_play`).
+LABELS = ("nullo", "nullo-cards")
 #: A stored row's role: a call with the teacher's label, a nullo contract's discard with the
-#: teacher's label, an anchor (the network's own choice) among the other discards and the cards.
-CALL, NULLO_DISCARD, DISCARD_ANCHOR, CARD_ANCHOR = range(4)
+#: teacher's label, an anchor (the network's own choice) among the other discards and the cards;
+#: ``nullo-cards``: a card of a nullo contract's declarer, of a defender, and of the declarer's
+#: partner (double nullo, where both partners play), each with the teacher's label.
+(CALL, NULLO_DISCARD, DISCARD_ANCHOR, CARD_ANCHOR, NULLO_DECLARER, NULLO_DEFENDER,
+ NULLO_PARTNER) = range(7)
 #: The share of the discards outside nullo contracts kept as anchors (session 21's).
 DISCARD_ANCHOR_SHARE = 0.5
 #: Every tenth hand of a piece is held out of the fit, to measure it.
@@ -70,7 +78,7 @@ COLUMNS = ("codes", "mask", "label", "greedy", "role", "hand")
 
 
 # ---------------------------------------------------------------------- collecting
-class _Streams:
+class Streams:
     """One hand's random streams, apart so that each draw depends only on its own kind: the
     teacher's, the mix's (whose call or discard is played) and the anchors' sampling."""
 
@@ -86,13 +94,12 @@ class _Collector:
 
     def __init__(self, bot: NeuralBot, teacher: Any, mix: float, card_share: float) -> None:
         self.bot, self.teacher, self.mix, self.card_share = bot, teacher, mix, card_share
-        self.values: dict[float, int] = {}  # observation value -> its code
-        self.columns: dict[str, list] = {k: [] for k in COLUMNS}
+        self.rows = Rows()
         self.counts = dict.fromkeys(COUNTS, 0)
 
     def play_hand(self, state: State, hand: int) -> None:
         """Play one hand to its end, the network at every seat, storing its rows."""
-        streams = _Streams(state.seed)
+        streams = Streams(state.seed)
         self.counts["hands"] += 1
         while not state.is_terminal:
             view = seat_view(state, state.turn)
@@ -100,7 +107,7 @@ class _Collector:
             greedy = int(torch.argmax(logits))
             action, label, role = self._decide(state, view, mask, greedy, streams)
             if role is not None:
-                self._store(obs, mask, label, greedy, role, hand)
+                self.rows.store(obs, mask, label, greedy, role, hand)
             state.apply(action)
         result = state.result
         if result.contract is None:
@@ -110,7 +117,7 @@ class _Collector:
             self.counts["nullo_made"] += int(bool(result.made))
 
     def _decide(self, state: State, view: Any, mask: np.ndarray, greedy: int,
-                streams: _Streams) -> tuple[int, int, int | None]:
+                streams: Streams) -> tuple[int, int, int | None]:
         """The action played, the row's label and its role (None: not stored)."""
         if mask.sum() < 2:
             return greedy, greedy, None
@@ -137,8 +144,23 @@ class _Collector:
         self.counts["network_nullo_calls"] += greedy in A.NULLO_TYPES
         self.counts["teacher_calls_played"] += played == label != greedy
 
-    def _store(self, obs: np.ndarray, mask: np.ndarray, label: int, greedy: int, role: int,
-               hand: int) -> None:
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The piece: its columns, the table of values its codes index, and its counts."""
+        if not self.rows.columns["label"]:
+            raise ValueError("the hands stored no decision: nothing to fit")
+        return self.rows.arrays(self.counts)
+
+
+class Rows:
+    """The stored decisions of one piece, in the columns :data:`COLUMNS` (shared by every
+    ``labels``' collector, so that all pieces are one format)."""
+
+    def __init__(self) -> None:
+        self.values: dict[float, int] = {}  # observation value -> its code
+        self.columns: dict[str, list] = {k: [] for k in COLUMNS}
+
+    def store(self, obs: np.ndarray, mask: np.ndarray, label: int, greedy: int, role: int,
+              hand: int) -> None:
         """One row; the observation as codes into the piece's table of values (exact, and a
         fraction of the size: an observation holds few distinct values)."""
         values, index = np.unique(obs, return_inverse=True)
@@ -148,16 +170,19 @@ class _Collector:
                                         hand)):
             self.columns[key].append(value)
 
-    def arrays(self) -> dict[str, np.ndarray]:
-        """The piece: its columns, the table of values its codes index, and its counts."""
-        if not self.columns["label"]:
-            raise ValueError("the hands stored no decision: nothing to fit")
+    def arrays(self, counts: dict[str, int],
+               shape: tuple[int, int] | None = None) -> dict[str, np.ndarray]:
+        """The columns, the table of values the codes index, and ``counts``; ``shape``
+        (observation size, actions) lets a piece without rows keep its columns' widths."""
         values = np.zeros(len(self.values), dtype=np.float32)
         values[list(self.values.values())] = list(self.values)
         dtypes = {"codes": np.uint8 if len(values) <= 256 else np.uint16, "mask": bool,
                   "label": np.int16, "greedy": np.int16, "role": np.uint8, "hand": np.int32}
         data = {k: np.array(v, dtype=dtypes[k]) for k, v in self.columns.items()}
-        return dict(data, values=values, counts=np.array(json.dumps(self.counts)))
+        if shape is not None and not self.columns["label"]:
+            data["codes"] = data["codes"].reshape(0, shape[0])
+            data["mask"] = data["mask"].reshape(0, shape[1])
+        return dict(data, values=values, counts=np.array(json.dumps(counts)))
 
 
 def collect(bot: NeuralBot, teacher: Any, hands: int, seed: int, mix: float = 0.5,
@@ -175,12 +200,29 @@ def collect(bot: NeuralBot, teacher: Any, hands: int, seed: int, mix: float = 0.
     return collector.arrays()
 
 
+def _recipe(labels: str) -> Any:
+    """The module that collects and fits ``labels`` when it is not this one (None: ``nullo``,
+    here).  The one place the two recipes part; imported lazily, since it imports this
+    module for the piece format."""
+    if labels not in LABELS:
+        raise ValueError(f"labels={labels!r} must be one of {', '.join(LABELS)}")
+    if labels == "nullo-cards":
+        from . import nullo_play
+
+        return nullo_play
+    return None
+
+
 def collect_piece(agent: str, stage: dict[str, Any], hands: int, seed: int, path: str,
                   progress: bool = False) -> None:
     """One piece of an imitate stage (:class:`train.pipeline.ImitateStage` as a dict):
     ``agent`` plays, ``stage``'s teacher labels, written to ``path`` atomically."""
     from agents.registry import make_bot
 
+    recipe = _recipe(stage.get("labels", "nullo"))
+    if recipe is not None:
+        recipe.collect_piece(agent, stage, hands, seed, path, progress)
+        return
     bot = NeuralBot.load(agent, greedy=True)
     teacher = make_bot(stage["teacher"], bot.rules)
     data = collect(bot, teacher, hands, seed, stage["mix"], stage["card_anchor_share"],
@@ -188,24 +230,28 @@ def collect_piece(agent: str, stage: dict[str, Any], hands: int, seed: int, path
     save_piece(data, bot.rules, path)
 
 
-def save_piece(data: dict[str, np.ndarray], rules: Rules, path: str | Path) -> Path:
+def save_piece(data: dict[str, np.ndarray], rules: Rules, path: str | Path,
+               format: str = FORMAT) -> Path:
     """Write a piece with its rules to ``path`` atomically (compressed ``.npz``, no pickles:
-    the codes are mostly zeros)."""
-    arrays = dict(format=np.array(FORMAT), rules=np.array(repr(rules.to_dict())), **data)
+    the codes are mostly zeros); ``format`` names what its rows are, so that one recipe's fit
+    refuses the other's pieces."""
+    arrays = dict(format=np.array(format), rules=np.array(repr(rules.to_dict())), **data)
     return save_atomic(arrays, path, lambda a, f: np.savez_compressed(f, **a))
 
 
-def load_pieces(paths: Sequence[str | Path], rules: Rules) -> dict[str, Any]:
-    """Join pieces of ``rules``' decisions: their codes remapped into one table of values,
-    their counts summed."""
+def load_pieces(paths: Sequence[str | Path], rules: Rules, format: str = FORMAT,
+                count_keys: Sequence[str] = COUNTS) -> dict[str, Any]:
+    """Join pieces of ``rules``' decisions (written as ``format``): their codes remapped into
+    one table of values, their counts (``count_keys`` first) summed."""
     parts: dict[str, list[np.ndarray]] = {k: [] for k in COLUMNS}
-    tables, counts = [], dict.fromkeys(COUNTS, 0)
+    tables, counts = [], dict.fromkeys(count_keys, 0)
     # hands numbered across the pieces, so that every tenth is held out of a small run too
     for path in paths:
         try:
             with np.load(path, allow_pickle=False) as f:
-                if str(f["format"]) != FORMAT:
-                    raise ValueError(f"{path} is not imitation data")
+                if str(f["format"]) != format:
+                    raise ValueError(f"{path} is not imitation data"
+                                     + ("" if format == FORMAT else f" of {format}"))
                 if str(f["rules"]) != repr(rules.to_dict()):
                     raise ValueError(f"{path} holds decisions of other rules than the network's")
                 for key in COLUMNS:
@@ -229,13 +275,13 @@ def hard_rows(data: dict[str, Any], labels: str) -> np.ndarray:
     """The rows fitted to the teacher's label; every other row is anchored to the starting
     network.  ``nullo``: the calls where the teacher calls a nullo type and the discards of
     nullo contracts (its other calls made the network pass far more, and lose)."""
-    if labels not in LABELS:
-        raise ValueError(f"labels={labels!r} must be one of {', '.join(LABELS)}")
+    if _recipe(labels) is not None:
+        raise ValueError(f"labels={labels!r} is fitted by {_recipe(labels).__name__}.fit")
     role = data["role"]
     return ((role == CALL) & np.isin(data["label"], A.NULLO_TYPES)) | (role == NULLO_DISCARD)
 
 
-def _batch(data: dict[str, Any], idx: np.ndarray) -> tuple[torch.Tensor, ...]:
+def rows_batch(data: dict[str, Any], idx: np.ndarray) -> tuple[torch.Tensor, ...]:
     """Observations, legal masks and labels of rows ``idx``."""
     return (torch.from_numpy(data["values"][data["codes"][idx]]),
             torch.from_numpy(data["mask"][idx]),
@@ -287,13 +333,13 @@ def fit(net: PolicyNet, data: dict[str, Any], labels: str = "nullo", epochs: int
     sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda i: max(0.0, 1 - i / max(1, steps)))
     gen = np.random.default_rng(seed)
     history = [dict(epoch=0, **agreement(net, data, np.flatnonzero(held)))]
-    _report(history[-1], progress)
+    report(history[-1], progress)
     for epoch in range(1, epochs + 1):
         net.train()
         gen.shuffle(train_idx)
         for start in range(0, len(train_idx), BATCH):
             idx = np.sort(train_idx[start:start + BATCH])
-            obs, mask, label = _batch(data, idx)
+            obs, mask, label = rows_batch(data, idx)
             value = loss(net, prior, obs, mask, label, torch.from_numpy(hard[idx]),
                          anchor_weight)
             opt.zero_grad()
@@ -302,7 +348,7 @@ def fit(net: PolicyNet, data: dict[str, Any], labels: str = "nullo", epochs: int
             opt.step()
             sched.step()
         history.append(dict(epoch=epoch, **agreement(net, data, np.flatnonzero(held))))
-        _report(history[-1], progress)
+        report(history[-1], progress)
     check_frozen(net, before)
     net.eval()
     return history
@@ -319,38 +365,47 @@ GROUPS = {
 }
 
 
-def agreement(net: PolicyNet, data: dict[str, Any], idx: np.ndarray) -> dict[str, float]:
-    """The share of rows ``idx`` of each group whose label the network's greedy action is
-    (an anchor's label is the starting network's own choice), and each group's size."""
+def agreement(net: PolicyNet, data: dict[str, Any], idx: np.ndarray,
+              groups: dict[str, Any] = GROUPS) -> dict[str, float]:
+    """The share of rows ``idx`` of each group (:data:`GROUPS` by default) whose label the
+    network's greedy action is (an anchor's label is the starting network's own choice), and
+    each group's size."""
     net.eval()
     hits = np.zeros(len(idx), dtype=bool)
     with torch.no_grad():
         for start in range(0, len(idx), 4096):
-            obs, mask, label = _batch(data, idx[start:start + 4096])
+            obs, mask, label = rows_batch(data, idx[start:start + 4096])
             hits[start:start + 4096] = (masked_logits(net(obs)[0], mask).argmax(1)
                                         == label).numpy()
     out: dict[str, float] = {}
-    for name, rows in GROUPS.items():
+    for name, rows in groups.items():
         chosen = rows(data)[idx]
         out[name] = float(hits[chosen].mean()) if chosen.any() else float("nan")
         out[f"{name}_n"] = int(chosen.sum())
     return out
 
 
-def _report(row: dict[str, float], progress: bool) -> None:
+def report(row: dict[str, float], progress: bool, groups: dict[str, Any] = GROUPS) -> None:
+    """Print one held-out agreement row of a fit (with a progress display only)."""
     if progress:
         print(f"epoch {row['epoch']}: agreement on held-out hands: " + ", ".join(
-            f"{name.replace('_', ' ')} {row[name]:.3f} ({row[name + '_n']})" for name in GROUPS),
+            f"{name.replace('_', ' ')} {row[name]:.3f} ({row[name + '_n']})" for name in groups),
             file=sys.stderr, flush=True)
 
 
 def fit_agent(init: str | Path, paths: Sequence[str | Path], out: str | Path,
               labels: str = "nullo", epochs: int = 3, learning_rate: float = 3e-4,
-              anchor_weight: float = 3.0, seed: int = 0,
-              progress: bool = False) -> list[dict[str, float]]:
+              anchor_weight: float = 3.0, seed: int = 0, progress: bool = False,
+              declarer_weight: float = 2.0) -> list[dict[str, float]]:
     """Fit the agent ``init`` on the pieces ``paths`` and write it to ``out`` atomically, as
-    an agent checkpoint; return the fit's held-out history."""
+    an agent checkpoint; return the fit's held-out history.  ``anchor_weight`` is
+    ``nullo``'s, ``declarer_weight`` ``nullo-cards``' (:func:`train.nullo_play.fit_agent`)."""
     from agents.neural import policy_from_checkpoint, read_checkpoint, resolve_checkpoint
+
+    recipe = _recipe(labels)
+    if recipe is not None:
+        return recipe.fit_agent(init, paths, out, epochs, learning_rate, declarer_weight, seed,
+                                progress)
 
     path = resolve_checkpoint(init)
     agent = read_checkpoint(path)

@@ -9,9 +9,12 @@ runs them in order, each starting from the agent the one before it left (the fir
 * ``kind = "distill"``: one step of policy improvement (:class:`DistillStage`): the current
   network plays, its decisions are scored (by deal branches on the dealt cards, or by ``nmc``'s
   search), and the next network is fitted to the scores (:mod:`train.distill`);
-* ``kind = "imitate"``: the current network copies a teacher bot's nullo-type calls and nullo
-  discards along its own auctions, anchored elsewhere (:class:`ImitateStage`,
-  :mod:`train.imitate`): a network that never bids a nullo learns where one pays.
+* ``kind = "imitate"``: the current network copies a teacher bot (:class:`ImitateStage`):
+  ``labels = "nullo"``, its nullo-type calls and nullo discards along the network's own
+  auctions, anchored elsewhere (:mod:`train.imitate`: a network that never bids a nullo learns
+  where one pays); ``labels = "nullo-cards"``, its card play in its own nullo contracts, by
+  DAgger into the network's nullo branch alone (:mod:`train.nullo_play`: the network's nullo
+  card play loses the contracts that the calls would bid).
 
 A stage's ``players`` key (a list of table sizes; all by default) says at which table sizes it
 runs, so that one recipe serves every ``--rules``: the 4-player observation's options
@@ -161,24 +164,30 @@ class DistillStage:
 
 @dataclass
 class ImitateStage:
-    """The previous stage's agent copies a teacher bot's nullo-type calls and nullo discards
-    along its own auctions, anchored to itself elsewhere (:mod:`train.imitate`)."""
+    """The previous stage's agent copies a teacher bot: its nullo-type calls and nullo discards
+    along the agent's own auctions, anchored to itself elsewhere (``labels = "nullo"``,
+    :mod:`train.imitate`), or its card play in nullo contracts, into the nullo branch alone
+    (``labels = "nullo-cards"``, :mod:`train.nullo_play`)."""
 
-    #: The bot whose calls and nullo discards are copied (a bot spec).
+    #: The bot whose calls and nullo discards (or nullo card play) are copied (a bot spec).
     teacher: str = "mcfast:samples=30"
     #: What is copied (train.imitate.LABELS): ``nullo``, the teacher's nullo-type calls and its
-    #: discards in nullo contracts; the other calls are anchored.
+    #: discards in nullo contracts, the other calls anchored; ``nullo-cards``, its cards in the
+    #: nullo contracts of its own calls (the teacher calls and exchanges at every seat).
     labels: str = "nullo"
     #: Hands played in the collection (split over ``pieces`` files; a kill loses one piece).
     hands: int = 60_000
     pieces: int = 12
-    #: The chance that the teacher's call (or nullo discard) is the one played, so that the
-    #: states after a nullo call, which the network never makes, are in the data.
+    #: The chance that the teacher's call (or nullo discard; ``nullo-cards``: card) is the one
+    #: played, so that the states after a nullo call, which the network never makes, are in
+    #: the data (``nullo-cards``: so that the network's own play is, DAgger).
     mix: float = 0.5
     #: Weight of the cross-entropy to the starting network on the rows not copied.
     anchor_weight: float = 3.0
     #: Share of the card decisions (outside nullo contracts) kept as anchors.
     card_anchor_share: float = 0.15
+    #: ``nullo-cards``: weight of the declarer's cards against a defender's (1) in the fit.
+    declarer_weight: float = 2.0
     epochs: int = 3
     learning_rate: float = 3e-4
     #: Processes collecting pieces side by side (one a core).
@@ -196,8 +205,9 @@ class ImitateStage:
         for key in ("mix", "card_anchor_share"):
             if not 0 <= getattr(stage, key) <= 1:
                 raise ValueError(f"{where}: {key}={getattr(stage, key)} must be in [0, 1]")
-        if stage.anchor_weight < 0:
-            raise ValueError(f"{where}: anchor_weight={stage.anchor_weight} must be at least 0")
+        for key in ("anchor_weight", "declarer_weight"):
+            if getattr(stage, key) < 0:
+                raise ValueError(f"{where}: {key}={getattr(stage, key)} must be at least 0")
         from agents.registry import check_spec
 
         try:
@@ -208,12 +218,15 @@ class ImitateStage:
 
     def check_rules(self, rules: Rules, where: str) -> None:
         """Refuse, before anything runs, rules without a nullo-type call (nothing to copy:
-        the fit would only anchor the network to itself) and a teacher that cannot play them."""
+        the fit would only anchor the network to itself, or no hand would be a nullo
+        contract) and a teacher that cannot play them."""
         from agents.registry import make_bot
 
         if not rules.has_nullo_calls:
-            raise ValueError(f"{where}: labels={self.labels!r} copies the teacher's nullo-type "
-                             f"calls, which these rules do not have ({', '.join(NULLO_BIDS)} "
+            what = ("card play in nullo contracts" if self.labels == "nullo-cards"
+                    else "nullo-type calls")
+            raise ValueError(f"{where}: labels={self.labels!r} copies the teacher's {what}, "
+                             f"which these rules do not have ({', '.join(NULLO_BIDS)} "
                              "are off)")
         try:
             make_bot(self.teacher, rules)
@@ -490,7 +503,8 @@ def _imitate_stage(cfg: PipelineConfig, i: int, agent: str, stage_dir: Path,
         pieces = _collect_stage(cfg, i, agent, stage_dir, stage, progress)
         fit_agent(agent, pieces, out, labels=stage.labels, epochs=stage.epochs,
                   learning_rate=stage.learning_rate, anchor_weight=stage.anchor_weight,
-                  seed=cfg.seed + i, progress=progress)
+                  seed=cfg.seed + i, progress=progress,
+                  declarer_weight=stage.declarer_weight)
     return str(out)
 
 
