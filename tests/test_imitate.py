@@ -24,7 +24,8 @@ from fh_env.envs.vector import game_seed  # noqa: E402
 from fh_env.view import seat_view  # noqa: E402
 from train import imitate, nullo_play  # noqa: E402
 from train.cli import main  # noqa: E402
-from train.pipeline import ImitateStage, PipelineConfig, run_pipeline  # noqa: E402
+from train.pipeline import (ImitateStage, PipelineConfig, imitate_recipe,  # noqa: E402
+                            run_pipeline)
 
 THREE = "distill-three-handed-nullo"  # a shipped three-handed agent with a nullo branch
 FOUR = "distill-australian-nullo"  # the same at four players (australian rules)
@@ -177,8 +178,12 @@ def test_hard_rows_are_the_teachers_nullo_calls_and_nullo_discards() -> None:
                               imitate.DISCARD_ANCHOR, imitate.CARD_ANCHOR]),
             "label": np.array([A.PASS, A.OPEN_NULLO, A.bid_action(6, 0), 40, 41, 80])}
     assert imitate.hard_rows(data, "nullo").tolist() == [False, True, False, True, False, False]
-    with pytest.raises(ValueError, match="labels='all' must be one of nullo"):
-        imitate.hard_rows(data, "all")
+    for labels in ("all", "nullo-cards"):  # nullo-cards rows are train.nullo_play's to fit
+        with pytest.raises(ValueError, match=f"labels='{labels}': this module fits the nullo"):
+            imitate.hard_rows(data, labels)
+    with pytest.raises(ValueError, match="labels='all' must be one of nullo, nullo-cards"):
+        imitate_recipe("all")
+    assert imitate_recipe("nullo") is imitate and imitate_recipe("nullo-cards") is nullo_play
 
 
 # ---------------------------------------------------------------------- fitting
@@ -387,10 +392,10 @@ def test_the_nullo_cards_fit_moves_the_branch_alone(tmp_path: Path, nullo_teache
     stage = {"teacher": nullo_teacher, "labels": "nullo-cards", "mix": 0.5}
     paths = [tmp_path / f"piece-{k}.npz" for k in (1, 2)]
     for k, path in enumerate(paths):
-        imitate.collect_piece(agent, stage, 6, 20 + k, str(path))
+        imitate_recipe("nullo-cards").collect_piece(agent, stage, 6, 20 + k, str(path))
     out = tmp_path / "agent.pt"
-    history = imitate.fit_agent(agent, paths, out, labels="nullo-cards", epochs=2,
-                                learning_rate=1e-3)
+    history = imitate_recipe("nullo-cards").fit_agent(agent, paths, out, epochs=2,
+                                                      learning_rate=1e-3)
     start, end = weights(shipped(agent)), weights(out)
     base = [k for k in end if not k.startswith("nullo.")]
     assert sorted(base) == sorted(k for k in start if not k.startswith("nullo."))
@@ -472,6 +477,8 @@ def test_rows_the_branch_does_not_play_are_refused(tmp_path: Path) -> None:
     rules = NeuralBot.load(THREE).rules
     piece = imitate.save_piece(collect(1, hands=1), rules, tmp_path / "calls.npz")
     with pytest.raises(ValueError, match="is not imitation data of fivehundred-rl/imitate-"):
+        nullo_play.fit_agent(THREE, [piece], tmp_path / "x.pt")
+    with pytest.raises(ValueError, match="labels='nullo-cards': this module fits the nullo"):
         imitate.fit_agent(THREE, [piece], tmp_path / "x.pt", labels="nullo-cards")
     assert not (tmp_path / "x.pt").exists()
 

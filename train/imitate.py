@@ -23,8 +23,8 @@ Two steps, as in :mod:`train.distill`, so that the slow one runs in pieces and i
   unchanged, since no row here says anything about that play.
 
 That is ``labels = "nullo"``.  ``labels = "nullo-cards"`` (:mod:`train.nullo_play`) teaches
-the nullo branch the teacher's card play instead, in pieces of this module's format;
-:func:`collect_piece` and :func:`fit_agent`, which the pipeline calls, hand it over.
+the nullo branch the teacher's card play instead, in pieces of this module's format; the
+pipeline picks the module by the stage's labels (:func:`train.pipeline.imitate_recipe`).
 
 Not :mod:`train.imitation`, the warm start before PPO, where a new network copies every
 decision of a teacher.
@@ -57,10 +57,6 @@ from .checkpoint import save_atomic
 #: The seed stream of imitation deals (PPO 1 << 20, the warm start 1 << 21, distill 1 << 22).
 STREAM = 1 << 23
 FORMAT = "fivehundred-rl/imitate-data"
-#: What the fit takes from the teacher: ``nullo``, its nullo-type calls and its discards in
-#: nullo contracts (the other rows anchored); ``nullo-cards``, its card play in nullo
-#: contracts, fitted into the nullo branch alone (:mod:`train.nullo_play`).
-LABELS = ("nullo", "nullo-cards")
 #: A stored row's role: a call with the teacher's label, a nullo contract's discard with the
 #: teacher's label, an anchor (the network's own choice) among the other discards and the cards;
 #: ``nullo-cards``: a card of a nullo contract's declarer, of a defender, and of the declarer's
@@ -200,29 +196,12 @@ def collect(bot: NeuralBot, teacher: Any, hands: int, seed: int, mix: float = 0.
     return collector.arrays()
 
 
-def _recipe(labels: str) -> Any:
-    """The module that collects and fits ``labels`` when it is not this one (None: ``nullo``,
-    here).  The one place the two recipes part; imported lazily, since it imports this
-    module for the piece format."""
-    if labels not in LABELS:
-        raise ValueError(f"labels={labels!r} must be one of {', '.join(LABELS)}")
-    if labels == "nullo-cards":
-        from . import nullo_play
-
-        return nullo_play
-    return None
-
-
 def collect_piece(agent: str, stage: dict[str, Any], hands: int, seed: int, path: str,
                   progress: bool = False) -> None:
     """One piece of an imitate stage (:class:`train.pipeline.ImitateStage` as a dict):
-    ``agent`` plays, ``stage``'s teacher labels, written to ``path`` atomically."""
+    ``agent`` plays, ``stage``'s teacher labels, written to ``path`` atomically (``labels = "nullo"``)."""
     from agents.registry import make_bot
 
-    recipe = _recipe(stage.get("labels", "nullo"))
-    if recipe is not None:
-        recipe.collect_piece(agent, stage, hands, seed, path, progress)
-        return
     bot = NeuralBot.load(agent, greedy=True)
     teacher = make_bot(stage["teacher"], bot.rules)
     data = collect(bot, teacher, hands, seed, stage["mix"], stage["card_anchor_share"],
@@ -275,8 +254,9 @@ def hard_rows(data: dict[str, Any], labels: str) -> np.ndarray:
     """The rows fitted to the teacher's label; every other row is anchored to the starting
     network.  ``nullo``: the calls where the teacher calls a nullo type and the discards of
     nullo contracts (its other calls made the network pass far more, and lose)."""
-    if _recipe(labels) is not None:
-        raise ValueError(f"labels={labels!r} is fitted by {_recipe(labels).__name__}.fit")
+    if labels != "nullo":
+        raise ValueError(f"labels={labels!r}: this module fits the nullo calls, labels='nullo' "
+                         "(nullo-cards: train.nullo_play)")
     role = data["role"]
     return ((role == CALL) & np.isin(data["label"], A.NULLO_TYPES)) | (role == NULLO_DISCARD)
 
@@ -395,17 +375,12 @@ def report(row: dict[str, float], progress: bool, groups: dict[str, Any] = GROUP
 
 def fit_agent(init: str | Path, paths: Sequence[str | Path], out: str | Path,
               labels: str = "nullo", epochs: int = 3, learning_rate: float = 3e-4,
-              anchor_weight: float = 3.0, seed: int = 0, progress: bool = False,
-              declarer_weight: float = 2.0) -> list[dict[str, float]]:
+              anchor_weight: float = 3.0, seed: int = 0,
+              progress: bool = False) -> list[dict[str, float]]:
     """Fit the agent ``init`` on the pieces ``paths`` and write it to ``out`` atomically, as
     an agent checkpoint; return the fit's held-out history.  ``anchor_weight`` is
-    ``nullo``'s, ``declarer_weight`` ``nullo-cards``' (:func:`train.nullo_play.fit_agent`)."""
+    the weight of the rows held to the starting network."""
     from agents.neural import policy_from_checkpoint, read_checkpoint, resolve_checkpoint
-
-    recipe = _recipe(labels)
-    if recipe is not None:
-        return recipe.fit_agent(init, paths, out, epochs, learning_rate, declarer_weight, seed,
-                                progress)
 
     path = resolve_checkpoint(init)
     agent = read_checkpoint(path)

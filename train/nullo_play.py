@@ -1,6 +1,6 @@
 """Teaching a network's nullo branch a teacher bot's card play along its own play (DAgger):
-the imitate stage's ``labels = "nullo-cards"`` (:mod:`train.imitate` hands its pieces and its
-fit here).
+the imitate stage's ``labels = "nullo-cards"`` (the pipeline calls :func:`collect_piece` and
+:func:`fit_agent` here, :mod:`train.imitate`'s for ``labels = "nullo"``).
 
 Why: the network's card play in nullo contracts loses them.  At six players it made 35% of
 ``mcfast``'s open nullos as declarer where ``mcfast`` itself makes 74%, so a network taught to

@@ -46,12 +46,18 @@ import sys
 import time
 from dataclasses import dataclass, field, fields
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Callable
 
 from fh_env.observe import TABLE_SIZES as _OBSERVED_SIZES
 from fh_env.rules import NULLO_BIDS, Rules, load_rules, read_toml
 
 from .config import TrainConfig, _parse_value
+
+#: What an imitate stage copies from its teacher (:func:`imitate_recipe` names the module of
+#: each): ``nullo``, its nullo-type calls and its discards in nullo contracts (the other rows
+#: anchored); ``nullo-cards``, its card play in nullo contracts, into the nullo branch alone.
+IMITATE_LABELS = ("nullo", "nullo-cards")
 
 #: Deals of the end-of-stage evaluations (no training stage draws from it).
 EVAL_SEED = 20_577
@@ -171,7 +177,7 @@ class ImitateStage:
 
     #: The bot whose calls and nullo discards (or nullo card play) are copied (a bot spec).
     teacher: str = "mcfast:samples=30"
-    #: What is copied (train.imitate.LABELS): ``nullo``, the teacher's nullo-type calls and its
+    #: What is copied (:data:`IMITATE_LABELS`): ``nullo``, the teacher's nullo-type calls and its
     #: discards in nullo contracts, the other calls anchored; ``nullo-cards``, its cards in the
     #: nullo contracts of its own calls (the teacher calls and exchanges at every seat).
     labels: str = "nullo"
@@ -195,12 +201,10 @@ class ImitateStage:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], where: str) -> "ImitateStage":
-        from .imitate import LABELS
-
         stage = cls(**_typed(cls, data, where, "an imitate stage"))
-        if stage.labels not in LABELS:
+        if stage.labels not in IMITATE_LABELS:
             raise ValueError(f"{where}: labels={stage.labels!r} must be one of "
-                             f"{', '.join(LABELS)}")
+                             f"{', '.join(IMITATE_LABELS)}")
         _check_ranges(stage, where, ("hands", "pieces", "epochs", "workers"))
         for key in ("mix", "card_anchor_share"):
             if not 0 <= getattr(stage, key) <= 1:
@@ -494,18 +498,37 @@ def _distill_stage(cfg: PipelineConfig, i: int, agent: str, stage_dir: Path,
 def _imitate_stage(cfg: PipelineConfig, i: int, agent: str, stage_dir: Path,
                    progress: bool) -> str:
     """Collect the stage's pieces (those already written are kept), then fit."""
-    from .imitate import fit_agent
-
     stage = cfg.stage(i)
     assert isinstance(stage, ImitateStage)
     out = stage_dir / "agent.pt"
     if not out.exists():
         pieces = _collect_stage(cfg, i, agent, stage_dir, stage, progress)
-        fit_agent(agent, pieces, out, labels=stage.labels, epochs=stage.epochs,
-                  learning_rate=stage.learning_rate, anchor_weight=stage.anchor_weight,
-                  seed=cfg.seed + i, progress=progress,
-                  declarer_weight=stage.declarer_weight)
+        weights = ({"declarer_weight": stage.declarer_weight} if stage.labels == "nullo-cards"
+                   else {"labels": stage.labels, "anchor_weight": stage.anchor_weight})
+        imitate_recipe(stage.labels).fit_agent(
+            agent, pieces, out, epochs=stage.epochs, learning_rate=stage.learning_rate,
+            seed=cfg.seed + i, progress=progress, **weights)
     return str(out)
+
+
+def imitate_recipe(labels: str) -> ModuleType:
+    """The module that collects and fits an imitate stage's ``labels``: the one place the two
+    recipes part (imported here, lazily, as every stage's training code is)."""
+    if labels == "nullo-cards":
+        from . import nullo_play
+
+        return nullo_play
+    if labels == "nullo":
+        from . import imitate
+
+        return imitate
+    raise ValueError(f"labels={labels!r} must be one of {', '.join(IMITATE_LABELS)}")
+
+
+def _collect_imitation(agent: str, stage: dict[str, Any], hands: int, seed: int, path: str,
+                       progress: bool = False) -> None:
+    """One piece of an imitate stage (the stage as a dict), by its labels' recipe."""
+    imitate_recipe(stage["labels"]).collect_piece(agent, stage, hands, seed, path, progress)
 
 
 #: The stages that improve the agent they are given: kind -> runner.
@@ -574,11 +597,7 @@ def _collect_job(job: tuple) -> None:
 
 def _collector(kind: str) -> Callable[..., None]:
     """The function that collects one piece of a stage of ``kind``."""
-    if kind == "imitate":
-        from .imitate import collect_piece as collect_imitation
-
-        return collect_imitation
-    return collect_piece
+    return _collect_imitation if kind == "imitate" else collect_piece
 
 
 def collect_piece(agent: str, stage: dict[str, Any], hands: int, seed: int, path: str,
