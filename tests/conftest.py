@@ -8,6 +8,7 @@ that matter to its rule and nothing depends on a random deal.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Mapping, Sequence
 
 import pytest
@@ -274,3 +275,27 @@ def start_table_play(rules: Rules, hands: Mapping[int, str] | Sequence[str],
             state.apply_str("discard " + state.card_name(c))
     assert state.phase == Phase.PLAY
     return state
+
+
+IMITATE_TOY = """
+seed = {seed}
+rules = "{rules}"
+init = "{init}"
+eval_deals = 2
+final_eval_deals = 2
+eval_opponents = ["random"]
+
+[[stages]]
+kind = "imitate"
+teacher = "{teacher}"
+{stage}
+"""
+
+
+def imitate_config(path: Path, rules: str, init: str, teacher: str, stage: str = "",
+                   seed: int = 3) -> Path:
+    """Write a toy pipeline config of one imitate stage to ``path`` (``stage``: its other
+    keys, as TOML lines) and return the path."""
+    path.write_text(IMITATE_TOY.format(seed=seed, rules=rules, init=init, teacher=teacher,
+                                       stage=stage), encoding="utf-8")
+    return path

@@ -26,34 +26,16 @@ from train import imitate, nullo_play  # noqa: E402
 from train.cli import main  # noqa: E402
 from train.pipeline import (ImitateStage, PipelineConfig, imitate_recipe,  # noqa: E402
                             run_pipeline)
+from conftest import imitate_config  # noqa: E402
 
 THREE = "distill-three-handed-nullo"  # a shipped three-handed agent with a nullo branch
 FOUR = "distill-australian-nullo"  # the same at four players (australian rules)
 SIX = "distill-six-handed"  # a shipped six-player agent without a nullo branch
 TEACHER = "mcfast:samples=2"
 
-TOY = """
-seed = 3
-rules = "{rules}"
-init = "{init}"
-eval_deals = 2
-final_eval_deals = 2
-eval_opponents = ["random"]
-
-[[stages]]
-kind = "imitate"
-teacher = "{teacher}"
-hands = 6
-pieces = 2
-workers = 1
-epochs = 1
-"""
-
-
 def toy(tmp_path: Path, rules: str = "three-handed", init: str = THREE) -> Path:
-    path = tmp_path / "toy.toml"
-    path.write_text(TOY.format(rules=rules, init=init, teacher=TEACHER), encoding="utf-8")
-    return path
+    return imitate_config(tmp_path / "toy.toml", rules, init, TEACHER,
+                          "hands = 6\npieces = 2\nworkers = 1\nepochs = 1")
 
 
 def weights(path: Path) -> dict:

@@ -20,6 +20,7 @@ torch = pytest.importorskip("torch")
 from train import distill as distill_module  # noqa: E402
 from train.cli import main  # noqa: E402
 from train.pipeline import PipelineConfig, is_pipeline, run_pipeline  # noqa: E402
+from conftest import imitate_config  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -353,28 +354,10 @@ def test_a_stage_that_keeps_earlier_data_says_when_it_is_missing(whole_run: Path
 
 
 # ---------------------------------------------------------------------- nullo-cards
-NULLO_CARDS = """
-seed = 6
-rules = "{rules}"
-init = "{init}"
-eval_deals = 2
-final_eval_deals = 2
-eval_opponents = ["random"]
-
-[[stages]]
-kind = "imitate"
-labels = "nullo-cards"
-teacher = "{teacher}"
-{extra}
-"""
-
-
 def nullo_cards(tmp_path: Path, extra: str = "", rules: str = "six-handed",
                 init: str = "distill-six-handed", teacher: str = "rule") -> Path:
-    path = tmp_path / "nullo-cards.toml"
-    path.write_text(NULLO_CARDS.format(rules=rules, init=init, teacher=teacher, extra=extra),
-                    encoding="utf-8")
-    return path
+    return imitate_config(tmp_path / "nullo-cards.toml", rules, init, teacher,
+                          'labels = "nullo-cards"\n' + extra, seed=6)
 
 
 def test_a_nullo_cards_stage_validates(tmp_path: Path) -> None:
