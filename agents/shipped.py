@@ -30,7 +30,7 @@ RENAMED: dict[str, str] = {
 BEST_AGENTS: dict[str, str] = {"australian-no-nullo": "distill-branches-2",
                                "australian": "distill-australian-nullo",
                                "canadian": "distill-canadian-calls",
-                               "avondale-classic": "distill-avondale-classic-3",
+                               "avondale-classic": "distill-avondale-classic-nullo",
                                "american-double-nullo": "distill-american-double-nullo-2",
                                "american-45": "distill-american-45-2",
                                "american": "distill-american-3",
