@@ -1,5 +1,6 @@
-"""The ``fh-eval`` command line: ``fh-eval A B`` (one duplicate match) and
-``fh-eval --tournament BOT BOT ...`` (every pair, rated).
+"""The ``fh-eval`` command line: ``fh-eval A B`` (one duplicate match), ``fh-eval A B --through
+X`` (A and B each against X on the same deals, paired) and ``fh-eval --tournament BOT BOT ...``
+(every pair, rated).
 
 This module alone reads ``sys.argv``, dispatches the two forms, and turns a bad bot, option,
 count, rules file or checkpoint into one line on stderr and exit status 2, before anything is
@@ -18,6 +19,7 @@ from agents.registry import bot_help, make_bot
 from fh_env.rules import load_rules
 
 from .duplicate import duplicate
+from .paired import through
 from .tournament import check_bots, tournament
 
 RULES_HELP = "a preset name or a rules TOML file (default: australian-no-nullo)"
@@ -47,6 +49,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--save", default=None, metavar="DIR",
                    help="write the record of each duplicate deal (both plays) to DIR, "
                         "readable by fh-replay")
+    p.add_argument("--through", default=None, metavar="X",
+                   help="compare A and B through a common opponent: A against X and B against "
+                        "X on the same deals, and A's value minus B's deal by deal with its 95%% "
+                        "CI (narrower than either match's where A and B play alike); not with "
+                        "--games or --save")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     p.add_argument("--tournament", action="store_true",
                    help="fh-eval --tournament BOT BOT ...: play every pair of the bots on the "
@@ -106,15 +113,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         check_counts(args, deals=1, games=0, workers=1)
         rules = load_rules(args.rules)
-        for spec in (args.a, args.b):
+        for spec in (args.a, args.b, *([args.through] if args.through is not None else [])):
             make_bot(spec, rules)  # fail early on a bad name, option, checkpoint or rules
+        if args.through is not None and (args.games or args.save is not None):
+            raise ValueError("--through plays two matches of deals only: drop --games and "
+                             "--save (play each match alone for those)")
         if args.save is not None:
             _check_save_folder(args.save)
     except (ValueError, OSError) as err:  # CheckpointError is a ValueError
         return _refuse(err)
+    progress = not args.no_progress and sys.stderr.isatty()
+    if args.through is not None:
+        paired = through(args.a, args.b, args.through, rules, deals=args.deals, seed=args.seed,
+                         workers=args.workers, progress=progress, rules_name=args.rules)
+        print(paired.to_json() if args.json else paired.format())
+        return 0
     result = duplicate(args.a, args.b, rules, deals=args.deals, seed=args.seed,
-                       games=args.games, workers=args.workers,
-                       progress=not args.no_progress and sys.stderr.isatty(),
+                       games=args.games, workers=args.workers, progress=progress,
                        rules_name=args.rules, save=args.save)
     print(result.to_json() if args.json else result.format())
     return 0

@@ -139,3 +139,58 @@ def test_the_command_line_takes_three_and_six_handed_rules(capsys):
     assert json.loads(capsys.readouterr().out)["players"] == 3
     assert main(["mcfast:rollout=policy", "rule", "--deals", "1", "--rules", "six-handed"]) == 2
     assert "four players only" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ through a common opponent
+@pytest.mark.parametrize("preset", ["australian", "three-handed", "six-handed"])
+def test_through_pairs_the_two_matches_deal_by_deal(preset):
+    """A - B through X is the per-deal difference of the two matches on the same deals: its
+    mean is the difference of their means, and its interval is the paired one (not either
+    match's, nor their sum's)."""
+    from arena.duplicate import duplicate_values
+    from arena.paired import through
+
+    rules = Rules.preset(preset)
+    result = through("rule", "random", "random", rules, deals=8, seed=11)
+    a_vs_x, a_values = duplicate_values("rule", "random", rules, deals=8, seed=11)
+    b_vs_x, b_values = duplicate_values("random", "random", rules, deals=8, seed=11)
+    assert len(set(a_values)) > 1 and len(set(b_values)) > 1  # a wrong pairing would show
+    assert result.a_vs_x.to_dict() | {"seconds": 0} == a_vs_x.to_dict() | {"seconds": 0}
+    assert result.b_vs_x.to_dict() | {"seconds": 0} == b_vs_x.to_dict() | {"seconds": 0}
+    paired = mean_ci([u - v for u, v in zip(a_values, b_values)])
+    assert (result.mean, result.ci_low, result.ci_high, result.sd) == paired
+    assert result.sd != mean_ci([u - v for u, v in zip(a_values, b_values[::-1])])[3]
+    assert result.mean == pytest.approx(a_vs_x.mean - b_vs_x.mean)
+    # the seed reaches both matches
+    assert through("rule", "random", "random", rules, deals=8, seed=12).mean != result.mean
+
+
+def test_a_bot_through_anything_equals_itself_exactly():
+    from arena.paired import through
+
+    result = through("rule", "rule", "random", Rules(), deals=10, seed=13)
+    assert result.mean == 0 and result.sd == 0 and result.ci_low == result.ci_high == 0
+
+
+def test_the_command_line_takes_through(capsys):
+    assert main(["rule", "random", "--through", "rule", "--deals", "3", "--no-progress"]) == 0
+    text = capsys.readouterr().out
+    assert "rule (A) vs rule (B)" in text and "random (A) vs rule (B)" in text
+    assert "rule (A) - random (B) through rule, the same 3 deals:" in text
+    assert main(["rule", "random", "--through", "rule", "--deals", "3", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["a_vs_x"]["deals"] == data["b_vs_x"]["deals"] == 3
+    assert data["mean"] == pytest.approx(data["a_vs_x"]["mean"] - data["b_vs_x"]["mean"])
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--through", "nobody"], "unknown bot 'nobody'"),
+    (["--through", "rule", "--games", "2"], "--through plays two matches of deals only"),
+    (["--through", "rule", "--save", "somewhere"], "--through plays two matches of deals only"),
+])
+def test_through_refuses_what_it_cannot_do(capsys, tmp_path, monkeypatch, args, message):
+    monkeypatch.chdir(tmp_path)
+    assert main(["rule", "random", "--deals", "2", *args]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("fh-eval: error:") and message in err and "\n" not in err.strip()
+    assert not (tmp_path / "somewhere").exists()
