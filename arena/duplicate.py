@@ -199,6 +199,8 @@ def _run(kind: str, n: int, a: Bot | str, b: Bot | str, rules: Rules, seed: int,
             for c, part in zip(chunks, pool.imap(fn, chunks)):
                 out.extend(part)
                 bar.update(c[1] - c[0])
+            pool.close()  # let the workers exit: terminated ones can leave semaphores behind
+            pool.join()
     if own_bar:
         bar.close()
     return out

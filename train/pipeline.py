@@ -584,6 +584,8 @@ def _collect_pieces(jobs: list[tuple], workers: int, progress: bool) -> None:
     with mp.get_context("spawn").Pool(workers) as pool:
         for _ in pool.imap_unordered(_collect_job, jobs):
             bar.update(1)
+        pool.close()  # let the workers exit: terminated ones leave their semaphores behind
+        pool.join()
     bar.close()
 
 
