@@ -29,7 +29,7 @@ RENAMED: dict[str, str] = {
 #: update it when a stronger agent is shipped.
 BEST_AGENTS: dict[str, str] = {"australian-no-nullo": "distill-branches-2",
                                "australian": "distill-australian-dagger",
-                               "canadian": "distill-canadian-calls",
+                               "canadian": "distill-canadian-dagger",
                                "avondale-classic": "distill-avondale-classic-nullo",
                                "american-double-nullo": "distill-american-double-nullo-dagger",
                                "american-45": "distill-american-45-2",
