@@ -163,13 +163,18 @@ class PolicyNet(nn.Module):
         """Raw logits [B, num_actions] (unmasked) and values [B]."""
         logits, value = self._forward(obs)
         if self.nullo is not None:
-            rows = (obs[:, self._play_column] > 0) & (obs[:, self._nullo_columns].sum(1) > 0)
+            rows = self.nullo_rows(obs)
             if bool(rows.any()):
                 index = rows.nonzero().squeeze(1)
                 nullo_logits, nullo_value = self.nullo(obs[index])
                 logits = logits.index_put((index,), nullo_logits)
                 value = value.index_put((index,), nullo_value)
         return logits, value
+
+    def nullo_rows(self, obs: Any) -> Any:
+        """Which rows of ``obs`` (a tensor or an array) the nullo branch plays: those of the
+        play phase of a nullo-type contract.  The one place that routes them."""
+        return (obs[:, self._play_column] > 0) & (obs[:, self._nullo_columns].sum(1) > 0)
 
     def _forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         row = None

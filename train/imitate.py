@@ -39,7 +39,7 @@ import random
 import sys
 import zipfile
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 import torch
@@ -305,31 +305,45 @@ def fit(net: PolicyNet, data: dict[str, Any], labels: str = "nullo", epochs: int
     hard = hard_rows(data, labels)
     before = freeze_nullo(net)
     prior = copy.deepcopy(net).eval()
+
+    def batch_loss(idx: np.ndarray) -> torch.Tensor:
+        obs, mask, label = rows_batch(data, idx)
+        return loss(net, prior, obs, mask, label, torch.from_numpy(hard[idx]), anchor_weight)
+
+    history = fit_rows(net, data, [p for p in net.parameters() if p.requires_grad], batch_loss,
+                       GROUPS, epochs, learning_rate, seed, progress)
+    check_frozen(net, before)
+    return history
+
+
+def fit_rows(net: PolicyNet, data: dict[str, Any], params: list[torch.Tensor],
+             batch_loss: Callable[[np.ndarray], torch.Tensor], groups: dict[str, Any],
+             epochs: int, learning_rate: float, seed: int,
+             progress: bool) -> list[dict[str, float]]:
+    """The loop both imitate recipes fit with: Adam on ``params``, the learning rate decaying
+    linearly to 0, gradients clipped at 0.5, batches of ``batch_loss`` over the rows of all
+    but the held-out hands; returns the held-out agreement (``groups``) before fitting and
+    after each epoch, and leaves ``net`` in eval mode."""
     held = data["hand"] % HOLDOUT_EVERY == 0
     train_idx = np.flatnonzero(~held)
-    params = [p for p in net.parameters() if p.requires_grad]
     opt = torch.optim.Adam(params, lr=learning_rate)
     steps = epochs * math.ceil(len(train_idx) / BATCH)
     sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda i: max(0.0, 1 - i / max(1, steps)))
     gen = np.random.default_rng(seed)
-    history = [dict(epoch=0, **agreement(net, data, np.flatnonzero(held)))]
-    report(history[-1], progress)
+    history = [dict(epoch=0, **agreement(net, data, np.flatnonzero(held), groups))]
+    report(history[-1], progress, groups)
     for epoch in range(1, epochs + 1):
         net.train()
         gen.shuffle(train_idx)
         for start in range(0, len(train_idx), BATCH):
-            idx = np.sort(train_idx[start:start + BATCH])
-            obs, mask, label = rows_batch(data, idx)
-            value = loss(net, prior, obs, mask, label, torch.from_numpy(hard[idx]),
-                         anchor_weight)
+            value = batch_loss(np.sort(train_idx[start:start + BATCH]))
             opt.zero_grad()
             value.backward()
             torch.nn.utils.clip_grad_norm_(params, 0.5)
             opt.step()
             sched.step()
-        history.append(dict(epoch=epoch, **agreement(net, data, np.flatnonzero(held))))
-        report(history[-1], progress)
-    check_frozen(net, before)
+        history.append(dict(epoch=epoch, **agreement(net, data, np.flatnonzero(held), groups)))
+        report(history[-1], progress, groups)
     net.eval()
     return history
 

@@ -29,7 +29,6 @@ of their own, so that neither recipe's fit reads the other's rows.
 from __future__ import annotations
 
 import copy
-import math
 import sys
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -47,7 +46,7 @@ from fh_env.view import seat_view
 
 from . import imitate
 from .checkpoint import save_atomic
-from .imitate import BATCH, HOLDOUT_EVERY, NULLO_DECLARER, NULLO_DEFENDER, NULLO_PARTNER, STREAM
+from .imitate import NULLO_DECLARER, NULLO_DEFENDER, NULLO_PARTNER, STREAM
 
 FORMAT = "fivehundred-rl/imitate-nullo-cards-data"
 #: A piece's counts: hands dealt, dropped (thrown in, another contract) and played (nullo
@@ -185,9 +184,8 @@ def branch_rows(net: PolicyNet, data: dict[str, Any]) -> np.ndarray:
     """Whether each stored row is one the nullo branch plays (the routing of
     :meth:`agents.neural.PolicyNet.forward`: the play phase, a nullo-type contract)."""
     codes, values = data["codes"], data["values"]
-    play = values[codes[:, net._play_column]] > 0
-    nullo = values[codes[:, net._nullo_columns]].sum(1) > 0
-    return play & nullo
+    chunks = [net.nullo_rows(values[codes[i:i + 4096]]) for i in range(0, len(codes), 4096)]
+    return np.concatenate(chunks) if chunks else np.zeros(0, dtype=bool)
 
 
 def check_routing(net: PolicyNet, data: dict[str, Any]) -> None:
@@ -239,34 +237,15 @@ def fit(net: PolicyNet, data: dict[str, Any], epochs: int = 3, learning_rate: fl
     check_routing(net, data)
     torch.manual_seed(seed)
     before = freeze_base(net)
-    groups = groups_of(data)
-    held = data["hand"] % HOLDOUT_EVERY == 0
-    train_idx = np.flatnonzero(~held)
     weight = np.where(data["role"] == NULLO_DECLARER, declarer_weight, 1.0).astype(np.float32)
-    params = list(net.nullo.parameters())
-    opt = torch.optim.Adam(params, lr=learning_rate)
-    steps = epochs * math.ceil(len(train_idx) / BATCH)
-    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda i: max(0.0, 1 - i / max(1, steps)))
-    gen = np.random.default_rng(seed)
-    history = [dict(epoch=0, **imitate.agreement(net, data, np.flatnonzero(held), groups))]
-    imitate.report(history[-1], progress, groups)
-    for epoch in range(1, epochs + 1):
-        net.train()
-        gen.shuffle(train_idx)
-        for start in range(0, len(train_idx), BATCH):
-            idx = np.sort(train_idx[start:start + BATCH])
-            obs, mask, label = imitate.rows_batch(data, idx)
-            value = loss(net.nullo, obs, mask, label, torch.from_numpy(weight[idx]))
-            opt.zero_grad()
-            value.backward()
-            torch.nn.utils.clip_grad_norm_(params, 0.5)
-            opt.step()
-            sched.step()
-        history.append(dict(epoch=epoch, **imitate.agreement(net, data, np.flatnonzero(held),
-                                                             groups)))
-        imitate.report(history[-1], progress, groups)
+
+    def batch_loss(idx: np.ndarray) -> torch.Tensor:
+        obs, mask, label = imitate.rows_batch(data, idx)
+        return loss(net.nullo, obs, mask, label, torch.from_numpy(weight[idx]))
+
+    history = imitate.fit_rows(net, data, list(net.nullo.parameters()), batch_loss,
+                               groups_of(data), epochs, learning_rate, seed, progress)
     check_base(net, before)
-    net.eval()
     return history
 
 
