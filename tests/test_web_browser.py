@@ -244,6 +244,32 @@ def play_out_by_clicks(driver, check_trick) -> None:
     raise AssertionError("the hand did not end")
 
 
+def test_the_calls_take_clicks_while_the_cards_are_dealt(served, browser):
+    """The new hand's cards slide in from above, through the call box: held at the start of
+    their animation, a click on any call must still reach the call, not a card in flight
+    (CI once lost a 6NT click to one)."""
+    game, url, _ = served
+    d = browser
+    d.get(url + "/")
+    wait_turn(d, "auction")
+    hits = d.execute_script("""
+        const animations = document.getAnimations();
+        animations.forEach((a) => a.pause());
+        const end = Math.max(...animations.map((a) => a.effect.getComputedTiming().endTime));
+        const misses = new Set();
+        for (let t = 0; t <= end; t += 10) {
+          animations.forEach((a) => { a.currentTime = t; });
+          for (const b of document.querySelectorAll('#calls button')) {
+            const r = b.getBoundingClientRect();
+            const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+            if (!b.contains(hit)) misses.add(b.dataset.action + ' hits ' + (hit && hit.className));
+          }
+        }
+        return [...misses];""")
+    assert d.find_elements(By.CSS_SELECTOR, "#hand .card.dealt")  # the deal was animated
+    assert hits == []
+
+
 def test_a_three_handed_hand_by_clicks(browser, tmp_path):
     """West (the person) bids the lowest bid, takes the kitty, discards by clicks and plays the
     hand out against North and East; then the replay page steps through it at three seats."""
