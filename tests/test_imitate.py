@@ -72,6 +72,12 @@ def whole_run(tmp_path_factory) -> Path:
     ("australian-no-nullo", "ppo-selfplay", "", "copies the teacher's nullo-type calls, which "
                                                 "these rules do not have"),
     ("three-handed", "", "", "the first stage is kind='imitate', which improves an agent"),
+    ("three-handed", THREE, "double_nullo_calls = 'drop'",
+     "double_nullo_calls='drop' must be one of copy, pass"),
+    ("three-handed", THREE, "double_nullo_calls = 'pass'",
+     "double_nullo_calls='pass', but these rules have no double nullo"),
+    ("three-handed", THREE, "double_nullo_calls = 'pass'\nlabels = 'nullo-cards'",
+     "double_nullo_calls='pass' is for labels='nullo'; labels='nullo-cards' copies no call"),
 ])
 def test_a_bad_imitate_stage_is_refused_in_one_line(tmp_path: Path, capsys, rules: str,
                                                     init: str, table: str,
@@ -168,6 +174,27 @@ def test_hard_rows_are_the_teachers_nullo_calls_and_nullo_discards() -> None:
     assert imitate_recipe("nullo") is imitate and imitate_recipe("nullo-cards") is nullo_play
 
 
+def test_double_nullo_calls_pass_teaches_no_double_nullo() -> None:
+    """The teacher's double nullos become passes (still fitted), the network's own double
+    nullos are fitted to the teacher's call, pass where that is a double nullo too; with
+    ``copy`` the teacher's double nullo is copied and the network's own is anchored."""
+    legal = np.ones((6, A.NUM_ACTIONS), dtype=bool)
+    legal[5, A.PASS] = False  # where pass is not legal, nothing is relabelled
+    data = {"role": np.array([imitate.CALL] * 6),
+            "label": np.array([A.DOUBLE_NULLO, A.OPEN_NULLO, A.bid_action(7, 1), A.DOUBLE_NULLO,
+                               A.PASS, A.DOUBLE_NULLO]),
+            "greedy": np.array([A.PASS, A.DOUBLE_NULLO, A.DOUBLE_NULLO, A.DOUBLE_NULLO,
+                                A.PASS, A.PASS]),
+            "mask": legal}
+    assert imitate.hard_rows(data, "nullo").tolist() == [True, True, False, True, False, True]
+    assert imitate.hard_rows(data, "nullo", "pass").tolist() == [True, True, True, True, False,
+                                                                 True]
+    passed = imitate.pass_double_nullos(data)
+    assert passed["label"].tolist() == [A.PASS, A.OPEN_NULLO, A.bid_action(7, 1), A.PASS,
+                                        A.PASS, A.DOUBLE_NULLO]
+    assert data["label"][0] == A.DOUBLE_NULLO  # the collection itself is unchanged
+
+
 # ---------------------------------------------------------------------- fitting
 def nullo_play_rows(data: dict, players: int) -> dict:
     """``data``'s rows made to look like nullo card play (phase PLAY, an open nullo contract):
@@ -248,6 +275,21 @@ def test_a_four_player_nullo_preset_runs(tmp_path: Path) -> None:
     assert main(["--config", str(toy(tmp_path, "australian", FOUR)), "--run-dir", str(run),
                  "--no-progress"]) == 0
     check_run(run, FOUR)
+    assert torch.load(run / "best.pt", weights_only=True)["imitate"]["double_nullo_calls"] == (
+        "copy")
+
+
+def test_a_stage_that_teaches_no_double_nullo_runs(tmp_path: Path) -> None:
+    adn = "distill-american-double-nullo-dagger"
+    path = imitate_config(tmp_path / "toy.toml", "american-double-nullo", adn, TEACHER,
+                          "hands = 6\npieces = 2\nworkers = 1\nepochs = 1\n"
+                          "double_nullo_calls = 'pass'")
+    assert PipelineConfig.from_toml(path).stage(0).double_nullo_calls == "pass"
+    run = tmp_path / "run"
+    assert main(["--config", str(path), "--run-dir", str(run), "--no-progress"]) == 0
+    check_run(run, adn)
+    assert torch.load(run / "best.pt", weights_only=True)["imitate"]["double_nullo_calls"] == (
+        "pass")
 
 
 def test_a_kill_between_pieces_keeps_the_written_ones(tmp_path: Path, whole_run: Path,

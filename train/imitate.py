@@ -250,15 +250,32 @@ def load_pieces(paths: Sequence[str | Path], rules: Rules, format: str = FORMAT,
 
 
 # ---------------------------------------------------------------------- fitting
-def hard_rows(data: dict[str, Any], labels: str) -> np.ndarray:
+def hard_rows(data: dict[str, Any], labels: str,
+              double_nullo_calls: str = "copy") -> np.ndarray:
     """The rows fitted to the teacher's label; every other row is anchored to the starting
     network.  ``nullo``: the calls where the teacher calls a nullo type and the discards of
-    nullo contracts (its other calls made the network pass far more, and lose)."""
+    nullo contracts (its other calls made the network pass far more, and lose).  With
+    ``double_nullo_calls="pass"`` also the calls where the network's own greedy call is a
+    double nullo (their labels: :func:`pass_double_nullos`)."""
     if labels != "nullo":
         raise ValueError(f"labels={labels!r}: this module fits the nullo calls, labels='nullo' "
                          "(nullo-cards: train.nullo_play)")
     role = data["role"]
-    return ((role == CALL) & np.isin(data["label"], A.NULLO_TYPES)) | (role == NULLO_DISCARD)
+    hard = ((role == CALL) & np.isin(data["label"], A.NULLO_TYPES)) | (role == NULLO_DISCARD)
+    if double_nullo_calls == "pass":
+        hard |= (role == CALL) & (data["greedy"] == A.DOUBLE_NULLO)
+    return hard
+
+
+def pass_double_nullos(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` with the teacher's double-nullo calls labelled pass (where pass is legal): the
+    partner's nullo is left to the partner.  Under ``american-double-nullo`` ``mcfast``'s
+    double nullos, valued by rule-bot rollouts, went down three times in four once the network
+    copied them; teaching none scored +12.8 a deal head to head (docs/research-log.md,
+    session 27)."""
+    label = data["label"].copy()
+    label[(data["role"] == CALL) & (label == A.DOUBLE_NULLO) & data["mask"][:, A.PASS]] = A.PASS
+    return dict(data, label=label)
 
 
 def rows_batch(data: dict[str, Any], idx: np.ndarray) -> tuple[torch.Tensor, ...]:
@@ -297,12 +314,15 @@ def check_frozen(net: PolicyNet, before: dict[str, torch.Tensor]) -> None:
 
 def fit(net: PolicyNet, data: dict[str, Any], labels: str = "nullo", epochs: int = 3,
         learning_rate: float = 3e-4, anchor_weight: float = 3.0, seed: int = 0,
-        progress: bool = False) -> list[dict[str, float]]:
+        progress: bool = False, double_nullo_calls: str = "copy") -> list[dict[str, float]]:
     """Fit ``net`` (Adam, the learning rate decaying linearly to 0, gradients clipped at 0.5)
     on the rows of all but the held-out hands; return the held-out agreement before fitting
-    and after each epoch."""
+    and after each epoch.  ``double_nullo_calls``: ``copy`` the teacher's double nullos like
+    its other nullo calls, or ``pass`` (teach none, :func:`pass_double_nullos`)."""
     torch.manual_seed(seed)
-    hard = hard_rows(data, labels)
+    hard = hard_rows(data, labels, double_nullo_calls)
+    if double_nullo_calls == "pass":
+        data = pass_double_nullos(data)
     before = freeze_nullo(net)
     prior = copy.deepcopy(net).eval()
 
@@ -389,11 +409,12 @@ def report(row: dict[str, float], progress: bool, groups: dict[str, Any] = GROUP
 
 def fit_agent(init: str | Path, paths: Sequence[str | Path], out: str | Path,
               labels: str = "nullo", epochs: int = 3, learning_rate: float = 3e-4,
-              anchor_weight: float = 3.0, seed: int = 0,
-              progress: bool = False) -> list[dict[str, float]]:
+              anchor_weight: float = 3.0, seed: int = 0, progress: bool = False,
+              double_nullo_calls: str = "copy") -> list[dict[str, float]]:
     """Fit the agent ``init`` on the pieces ``paths`` and write it to ``out`` atomically, as
     an agent checkpoint; return the fit's held-out history.  ``anchor_weight`` is
-    the weight of the rows held to the starting network."""
+    the weight of the rows held to the starting network; ``double_nullo_calls`` as in
+    :func:`fit`."""
     from agents.neural import policy_from_checkpoint, read_checkpoint, resolve_checkpoint
 
     path = resolve_checkpoint(init)
@@ -403,12 +424,14 @@ def fit_agent(init: str | Path, paths: Sequence[str | Path], out: str | Path,
     if progress:
         print(f"imitate: {len(data['label'])} decisions; {data['counts']}", file=sys.stderr,
               flush=True)
-    history = fit(net, data, labels, epochs, learning_rate, anchor_weight, seed, progress)
+    history = fit(net, data, labels, epochs, learning_rate, anchor_weight, seed, progress,
+                  double_nullo_calls)
     agent["policy"]["state_dict"] = {k: v.detach().clone() for k, v in
                                      net.state_dict().items()}
     agent["imitate"] = {"data": [Path(p).name for p in paths], "labels": labels,
                         "epochs": epochs, "learning_rate": learning_rate,
-                        "anchor_weight": anchor_weight, "counts": data["counts"],
+                        "anchor_weight": anchor_weight,
+                        "double_nullo_calls": double_nullo_calls, "counts": data["counts"],
                         "history": history}
     save_atomic(agent, out)
     return history

@@ -58,6 +58,8 @@ from .config import TrainConfig, _parse_value
 #: each): ``nullo``, its nullo-type calls and its discards in nullo contracts (the other rows
 #: anchored); ``nullo-cards``, its card play in nullo contracts, into the nullo branch alone.
 IMITATE_LABELS = ("nullo", "nullo-cards")
+#: What a ``labels = "nullo"`` stage teaches of the teacher's double-nullo calls.
+DOUBLE_NULLO_CALLS = ("copy", "pass")
 
 #: Deals of the end-of-stage evaluations (no training stage draws from it).
 EVAL_SEED = 20_577
@@ -190,6 +192,10 @@ class ImitateStage:
     mix: float = 0.5
     #: Weight of the cross-entropy to the starting network on the rows not copied.
     anchor_weight: float = 3.0
+    #: ``labels = "nullo"``: ``copy`` the teacher's double-nullo calls like its other nullo
+    #: calls, or ``pass``: teach none (its double nullos labelled pass, the network's own
+    #: double-nullo calls fitted to the teacher's call; :func:`train.imitate.pass_double_nullos`).
+    double_nullo_calls: str = "copy"
     #: Share of the card decisions (outside nullo contracts) kept as anchors.
     card_anchor_share: float = 0.15
     #: ``nullo-cards``: weight of the declarer's cards against a defender's (1) in the fit.
@@ -205,6 +211,12 @@ class ImitateStage:
         if stage.labels not in IMITATE_LABELS:
             raise ValueError(f"{where}: labels={stage.labels!r} must be one of "
                              f"{', '.join(IMITATE_LABELS)}")
+        if stage.double_nullo_calls not in DOUBLE_NULLO_CALLS:
+            raise ValueError(f"{where}: double_nullo_calls={stage.double_nullo_calls!r} must be "
+                             f"one of {', '.join(DOUBLE_NULLO_CALLS)}")
+        if stage.double_nullo_calls != "copy" and stage.labels != "nullo":
+            raise ValueError(f"{where}: double_nullo_calls={stage.double_nullo_calls!r} is for "
+                             f"labels='nullo'; labels={stage.labels!r} copies no call")
         _check_ranges(stage, where, ("hands", "pieces", "epochs", "workers"))
         for key in ("mix", "card_anchor_share"):
             if not 0 <= getattr(stage, key) <= 1:
@@ -232,6 +244,9 @@ class ImitateStage:
             raise ValueError(f"{where}: labels={self.labels!r} copies the teacher's {what}, "
                              f"which these rules do not have ({', '.join(NULLO_BIDS)} "
                              "are off)")
+        if self.double_nullo_calls != "copy" and rules.double_nullo == "off":
+            raise ValueError(f"{where}: double_nullo_calls={self.double_nullo_calls!r}, but "
+                             "these rules have no double nullo (double_nullo='off')")
         try:
             make_bot(self.teacher, rules)
         except ValueError as err:
@@ -504,7 +519,8 @@ def _imitate_stage(cfg: PipelineConfig, i: int, agent: str, stage_dir: Path,
     if not out.exists():
         pieces = _collect_stage(cfg, i, agent, stage_dir, stage, progress)
         weights = ({"declarer_weight": stage.declarer_weight} if stage.labels == "nullo-cards"
-                   else {"labels": stage.labels, "anchor_weight": stage.anchor_weight})
+                   else {"labels": stage.labels, "anchor_weight": stage.anchor_weight,
+                         "double_nullo_calls": stage.double_nullo_calls})
         imitate_recipe(stage.labels).fit_agent(
             agent, pieces, out, epochs=stage.epochs, learning_rate=stage.learning_rate,
             seed=cfg.seed + i, progress=progress, **weights)
