@@ -28,9 +28,9 @@ RENAMED: dict[str, str] = {
 #: the leaderboard of docs/bots.md (duplicate deals that neither training nor selection used);
 #: update it when a stronger agent is shipped.
 BEST_AGENTS: dict[str, str] = {"australian-no-nullo": "distill-branches-2",
-                               "australian": "distill-australian-dagger",
+                               "australian": "distill-australian-calls-3",
                                "canadian": "distill-canadian-dagger",
-                               "avondale-classic": "distill-avondale-classic-nullo",
+                               "avondale-classic": "distill-avondale-classic-calls-4",
                                "american-double-nullo": "distill-american-double-nullo-calls-2",
                                "american-45": "distill-american-45-2",
                                "american": "distill-american-3",
