@@ -320,8 +320,8 @@ def fit(net: PolicyNet, data: dict[str, Any], labels: str = "nullo", epochs: int
     and after each epoch.  ``double_nullo_calls``: ``copy`` the teacher's double nullos like
     its other nullo calls, or ``pass`` (teach none, :func:`pass_double_nullos`)."""
     torch.manual_seed(seed)
-    hard = hard_rows(data, labels, double_nullo_calls)
-    if double_nullo_calls == "pass":
+    hard = hard_rows(data, labels, double_nullo_calls)  # on the teacher's own labels, so its
+    if double_nullo_calls == "pass":                    # double nullos stay fitted, as passes
         data = pass_double_nullos(data)
     before = freeze_nullo(net)
     prior = copy.deepcopy(net).eval()

@@ -8,10 +8,8 @@ INIT is the stage's start, RUN_DIR a finished calls round (its pieces), SEED the
 seed (the pipeline's seed; the stage index is 0).
   own: the calls where the starting network's greedy call is a nullo type are fitted to the
        teacher's call too.
-  no-double: no double nullo is taught: the teacher's double-nullo calls are labelled pass
-       (leaving the partner's nullo to the partner), and the calls where the starting
-       network's greedy call is a double nullo are fitted to the teacher's call (pass where
-       that is a double nullo too)."""
+  no-double: no double nullo is taught; this variant became the imitate stage's
+       double_nullo_calls = "pass", which this runs (train.imitate.pass_double_nullos)."""
 
 import sys
 from pathlib import Path
@@ -26,20 +24,16 @@ init, run, out, seed, variant = (sys.argv[1], Path(sys.argv[2]), sys.argv[3], in
                                  sys.argv[5])
 
 
-def hard_rows(data, labels):
+def own_nullo_calls_too(data, labels, double_nullo_calls="copy"):
     call = data["role"] == imitate.CALL
-    teacher = call & np.isin(data["label"], A.NULLO_TYPES)
-    if variant == "own":
-        own = call & np.isin(data["greedy"], A.NULLO_TYPES)
-    else:
-        own = call & (data["greedy"] == A.DOUBLE_NULLO)
-        double = call & (data["label"] == A.DOUBLE_NULLO)
-        assert data["mask"][double, A.PASS].all()
-        data["label"][double] = A.PASS
-    return teacher | own | (data["role"] == imitate.NULLO_DISCARD)
+    own = call & np.isin(data["greedy"], A.NULLO_TYPES)
+    return (call & np.isin(data["label"], A.NULLO_TYPES)) | own | (
+        data["role"] == imitate.NULLO_DISCARD)
 
 
-imitate.hard_rows = hard_rows
 pieces = sorted((run / "stage-1-imitate").glob("piece-*.npz"), key=lambda p: int(p.stem.split("-")[1]))
-history = imitate.fit_agent(init, pieces, out, seed=seed, progress=True)
+if variant == "own":
+    imitate.hard_rows = own_nullo_calls_too
+history = imitate.fit_agent(init, pieces, out, seed=seed, progress=True,
+                            double_nullo_calls="pass" if variant == "no-double" else "copy")
 print(history[-1])
