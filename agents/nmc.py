@@ -54,6 +54,11 @@ favourite card unless the search's best scores more than ``P`` points a hand abo
 search overrides the network only where it sees a clear difference (for a searched call,
 likewise against the network's favourite call).  Both off by default.
 
+``cards=leads`` searches only the first card of each trick (``cards=follows`` only the others)
+and plays the network's card elsewhere: with the shipped network the search's leads gain and its
+follows lose (``python -m arena.split nmc:best neural:best``, docs/research-log.md, "Search at
+the leads only").  ``cards=all``, the default, searches every card.
+
 ``time=S`` is a time control: each searched decision repeats rounds of ``samples`` worlds
 (``calls`` or ``discards`` for a searched call or discard) until ``S`` seconds have passed since
 it began, at least one round, and averages the rounds.  The number of rounds depends on the
@@ -61,7 +66,7 @@ machine's speed, so with ``time`` the same seed no longer gives the same games; 
 alone is the reproducible control.
 
 Spec: ``nmc:PATH[,samples=N][,infer=X][,rollout=rule|net][,calls=N][,discards=N][,belief=X]
-[,top=K][,margin=P][,time=S]``
+[,top=K][,margin=P][,cards=all|leads|follows][,time=S]``
 (``PATH`` as for ``neural``: a checkpoint, a run directory, a shipped name or ``best``).  It plays the
 table sizes and rules both halves play (the network's rules, ``mcfast``'s compiled core).
 """
@@ -92,6 +97,9 @@ from .compiled.rule import play_seats
 #: Who plays the rest of the hand in the search's worlds: ``rule``, the compiled rule bot
 #: (``mcfast``'s rollouts); ``net``, the network itself at every seat.
 ROLLOUTS = ("rule", "net")
+#: Which card decisions are searched (the network plays the others): every card, the first card
+#: of each trick, or the other cards of a trick.
+CARD_PARTS = ("all", "leads", "follows")
 #: How many of the network's favourite calls (or discards) a search of them tries, pass always
 #: among them when legal: each costs a batch of rollouts.
 CALL_CANDIDATES = 4
@@ -108,7 +116,10 @@ class NetworkMCBot:
     def __init__(self, network: NeuralBot, samples: int = 100, name: str | None = None,
                  infer: float = 0.0, rollout: str = "rule", calls: int = 0,
                  discards: int = 0, belief: float = 0.0, top: int = 0,
-                 margin: float = 0.0, time: float = 0.0) -> None:
+                 margin: float = 0.0, cards: str = "all", time: float = 0.0) -> None:
+        if cards not in CARD_PARTS:
+            raise ValueError(f"nmc cards={cards!r}: choose one of {', '.join(CARD_PARTS)}")
+        self.cards = cards
         if time < 0:
             raise ValueError(f"nmc time={time}: seconds a decision are at least 0 (0: one "
                              "round of samples)")
@@ -155,13 +166,18 @@ class NetworkMCBot:
             check(rules)
 
     def act(self, view: SeatView, rng: random.Random) -> int:
-        if view.phase == Phase.PLAY:
+        if view.phase == Phase.PLAY and self.searches(view):
             return self.decide(view, rng)[0]
         if view.phase == Phase.AUCTION and self.calls:
             return self.decide_call(view, rng)[0]
         if view.phase == Phase.EXCHANGE and self.discards:
             return self.decide_call(view, rng)[0]
         return self.network.act(view, rng)
+
+    def searches(self, view: SeatView) -> bool:
+        """Whether this card decision is searched (``cards``): a lead is the first card of a
+        trick, a follow any other."""
+        return self.cards == "all" or (self.cards == "leads") == (not view.trick)
 
     def decide_call(self, view: SeatView, rng: random.Random
                     ) -> tuple[int, list[int], np.ndarray | None]:
@@ -240,6 +256,9 @@ class NetworkMCBot:
         chosen: list[int | None] = [None] * len(views)
         searched = []  # (index, candidates, the network's order or None, worlds)
         for i, (view, rng) in enumerate(zip(views, rngs)):
+            if not self.searches(view):
+                chosen[i] = self.network.act(view, rng)
+                continue
             candidates = self.search._mc.candidates(view)
             if len(candidates) == 1:
                 chosen[i] = candidates[0]
@@ -445,11 +464,11 @@ class NetworkMCBot:
 
 def make_nmc(name: str, arg: str, samples: int = 100, infer: float = 0.0,
              rollout: str = "rule", calls: int = 0, discards: int = 0,
-             belief: float = 0.0, top: int = 0, margin: float = 0.0,
+             belief: float = 0.0, top: int = 0, margin: float = 0.0, cards: str = "all",
              time: float = 0.0) -> NetworkMCBot:
     """Registry factory: ``nmc:PATH[,samples=N][,infer=X][,rollout=rule|net][,calls=N]
-    [,discards=N][,belief=X][,top=K][,margin=P][,time=S]``."""
+    [,discards=N][,belief=X][,top=K][,margin=P][,cards=all|leads|follows][,time=S]``."""
     network = NeuralBot.load(arg, greedy=True)  # resolves best, best-PRESET, older names
     return NetworkMCBot(network, samples=samples, name=name, infer=infer, rollout=rollout,
                         calls=calls, discards=discards, belief=belief, top=top,
-                        margin=margin, time=time)
+                        margin=margin, cards=cards, time=time)

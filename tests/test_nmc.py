@@ -140,6 +140,46 @@ def test_top_searches_the_networks_favourites_and_margin_keeps_its_card(monkeypa
         make_bot("nmc:ppo-selfplay,top=1")
 
 
+@pytest.mark.parametrize("part", ["leads", "follows"])
+def test_cards_searches_only_that_part_of_the_tricks(part: str, monkeypatch) -> None:
+    bot = make_bot(f"nmc:ppo-selfplay,samples=5,cards={part}")
+    network = bot.network
+    searched: list[bool] = []  # for each searched card: was it a follow?
+    decide = bot.decide
+
+    def recording(view, rng):
+        searched.append(bool(view.trick))
+        return decide(view, rng)
+
+    monkeypatch.setattr(bot, "decide", recording)
+    views = []
+    for seed in range(3):
+        state = State(seed=seed)
+        seat0 = Recorder(bot)
+        play_hand(state, [seat0, network, network, network],
+                  [random.Random(seed * 10 + s) for s in range(4)])
+        for view, action in seat0.seen:
+            if view.phase == Phase.PLAY:
+                views.append(view)
+                if bool(view.trick) != (part == "follows"):  # not searched: the network's
+                    assert action == network.act(view, random.Random(0))
+    assert searched and set(searched) == {part == "follows"}
+    # the batched path (arena.batched) decides alike: the network's card where not searched,
+    # the search's (the same worlds, from the same generator) where searched
+    batched = bot.decide_cards(views, [random.Random(7) for _ in views])
+    for view, card in zip(views, batched):
+        assert card == bot.act(view, random.Random(7))
+
+
+def test_cards_is_checked() -> None:
+    assert make_bot("nmc:ppo-selfplay,cards=leads").cards == "leads"
+    assert make_bot("nmc:ppo-selfplay").cards == "all"
+    with pytest.raises(ValueError, match="cards"):
+        check_spec("nmc:ppo-selfplay,cards=middle")
+    with pytest.raises(ValueError, match="cards"):
+        NetworkMCBot(NeuralBot.load("ppo-selfplay"), cards="middle")
+
+
 def test_same_seed_same_play(nmc) -> None:
     def hand() -> list[int]:
         state = State(seed=5)
