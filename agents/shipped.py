@@ -30,7 +30,7 @@ RENAMED: dict[str, str] = {
 BEST_AGENTS: dict[str, str] = {"australian-no-nullo": "distill-branches-2",
                                "australian": "distill-australian-calls-3",
                                "canadian": "distill-canadian-dagger",
-                               "avondale-classic": "distill-avondale-classic-calls-4",
+                               "avondale-classic": "distill-avondale-classic-calls-steps",
                                "american-double-nullo": "distill-american-double-nullo-calls-2",
                                "american-45": "distill-american-45-2",
                                "american": "distill-american-3",
