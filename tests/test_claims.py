@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import itertools
 import random
-import time
 
 import pytest
 
@@ -292,9 +291,11 @@ def test_not_for_double_nullo():
 # ---------------------------------------------------------------------- speed
 
 def test_the_solver_answers_at_once_from_the_first_lead():
+    """The search from the first lead stays small: counted in positions searched, not timed,
+    so that a busy machine cannot fail it (about 23,000 at most here, well under a second)."""
     rules = Rules()
     rng = random.Random(7)
-    worst = 0.0
+    worst = 0
     for seed in range(12):
         state = State(rules, seed=seed)
         while state.phase != Phase.PLAY:
@@ -305,10 +306,10 @@ def test_the_solver_answers_at_once_from_the_first_lead():
             state.apply(legal[1] if state.phase == Phase.AUCTION and state.high_bid < 0
                         else (A.PASS if state.phase == Phase.AUCTION else rng.choice(legal)))
         for seat in range(4):
-            t = time.perf_counter()
-            claim_stands(state, seat)
-            worst = max(worst, time.perf_counter() - t)
-    assert worst < 3.0
+            solver = ClaimSolver(state, seat)
+            solver.stands(state)
+            worst = max(worst, solver.nodes)
+    assert 0 < worst < 50_000
 
 
 # ------------------------------------------------------------------ whatever the other side holds
