@@ -67,20 +67,27 @@ def test_preferences_rank_the_greedy_action_first() -> None:
         state.apply(action)
 
 
+def seat0_decisions(bot, network: NeuralBot, hands: int) -> list[tuple[SeatView, int]]:
+    """Every (view, action) of ``bot`` at seat 0 in ``hands`` hands (deal seeds 0, 1, ...)
+    with ``network`` at the other seats."""
+    seen = []
+    for seed in range(hands):
+        seat0 = Recorder(bot)
+        play_hand(State(seed=seed), [seat0, network, network, network],
+                  [random.Random(seed * 10 + s) for s in range(4)])
+        seen += seat0.seen
+    return seen
+
+
 def test_calls_and_discards_are_the_networks_and_every_action_is_legal(nmc) -> None:
     network = NeuralBot.load("ppo-selfplay")
     plays = 0
-    for seed in range(4):
-        state = State(seed=seed)
-        seat0 = Recorder(nmc)
-        play_hand(state, [seat0, network, network, network],
-                  [random.Random(seed * 10 + s) for s in range(4)])
-        for view, action in seat0.seen:
-            assert view.legal >> action & 1
-            if view.phase == Phase.PLAY:
-                plays += 1
-            else:
-                assert action == network.act(view, random.Random(0))
+    for view, action in seat0_decisions(nmc, network, 4):
+        assert view.legal >> action & 1
+        if view.phase == Phase.PLAY:
+            plays += 1
+        else:
+            assert action == network.act(view, random.Random(0))
     assert plays > 0
 
 
@@ -153,16 +160,11 @@ def test_cards_searches_only_that_part_of_the_tricks(part: str, monkeypatch) -> 
 
     monkeypatch.setattr(bot, "decide", recording)
     views = []
-    for seed in range(3):
-        state = State(seed=seed)
-        seat0 = Recorder(bot)
-        play_hand(state, [seat0, network, network, network],
-                  [random.Random(seed * 10 + s) for s in range(4)])
-        for view, action in seat0.seen:
-            if view.phase == Phase.PLAY:
-                views.append(view)
-                if bool(view.trick) != (part == "follows"):  # not searched: the network's
-                    assert action == network.act(view, random.Random(0))
+    for view, action in seat0_decisions(bot, network, 3):
+        if view.phase == Phase.PLAY:
+            views.append(view)
+            if bool(view.trick) != (part == "follows"):  # not searched: the network's
+                assert action == network.act(view, random.Random(0))
     assert searched and set(searched) == {part == "follows"}
     # the batched path (arena.batched) decides alike: the network's card where not searched,
     # the search's (the same worlds, from the same generator) where searched
