@@ -240,6 +240,14 @@ def test_an_opponent_needs_two_teams() -> None:
         distill.collect(teacher, hands=1, seed=9, num_envs=1, progress=False, opponent="rule")
 
 
+def test_a_card_search_step_refuses_a_teacher_that_searches_part_of_the_cards() -> None:
+    """``nmc:...,cards=leads`` plays the network's follows: a card step would label them with the
+    search all the same, so it is refused before any table is dealt."""
+    teacher = make_bot("nmc:ppo-selfplay,samples=2,cards=leads")
+    with pytest.raises(ValueError, match="cards=leads"):
+        distill.collect(teacher, hands=1, seed=9, num_envs=1, progress=False)
+
+
 def test_a_call_search_collection_stores_scored_calls_only(tmp_path, capsys) -> None:
     """``--search calls``: the auction's decisions only, each scored on the network's
     favourite calls, labelled with the best of them; the CLI refuses a teacher that does not

@@ -131,6 +131,9 @@ def _check_collect(teacher: NetworkMCBot, player: NeuralBot | None, cards: bool,
     rules = network.rules
     if rules is None:
         raise ValueError("the teacher's network names no rules")
+    if cards and teacher.cards != "all":
+        raise ValueError(f"the teacher's cards={teacher.cards}: a search step scores every card "
+                         "decision (cards=all)")
     if not cards and not teacher.calls and not deal:
         raise ValueError("nothing to search: the cards are skipped and the teacher's calls=0")
     if deal is not None and (teacher.calls or cards or deal not in ("calls", "all")):
