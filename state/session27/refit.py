@@ -24,11 +24,12 @@ init, run, out, seed, variant = (sys.argv[1], Path(sys.argv[2]), sys.argv[3], in
                                  sys.argv[5])
 
 
+teacher_rows = imitate.hard_rows  # the stage's own rows, before the "own" variant adds to them
+
+
 def own_nullo_calls_too(data, labels, double_nullo_calls="copy"):
-    call = data["role"] == imitate.CALL
-    own = call & np.isin(data["greedy"], A.NULLO_TYPES)
-    return (call & np.isin(data["label"], A.NULLO_TYPES)) | own | (
-        data["role"] == imitate.NULLO_DISCARD)
+    own = (data["role"] == imitate.CALL) & np.isin(data["greedy"], A.NULLO_TYPES)
+    return teacher_rows(data, labels, double_nullo_calls) | own
 
 
 pieces = sorted((run / "stage-1-imitate").glob("piece-*.npz"), key=lambda p: int(p.stem.split("-")[1]))
