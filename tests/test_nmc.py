@@ -287,15 +287,21 @@ def test_network_rollouts_are_named_in_the_spec() -> None:
         check_spec("nmc:best,rollout=mc")
 
 
+@pytest.mark.parametrize("chunk", [0, 37])
 @pytest.mark.parametrize("net", ["ppo-selfplay", "best"])
-def test_rollout_net_logits_are_the_networks(net: str) -> None:
+def test_rollout_net_logits_are_the_networks(net: str, chunk: int, monkeypatch) -> None:
     """The sparse, folded forward pass (or, for a network with the derived inputs, its own)
-    gives the network's logits on observations of play."""
+    gives the network's logits on observations of play, in one pass or in chunks of rows
+    (``chunk`` 37: several chunks, the last one short)."""
     import dataclasses
 
     import torch
 
+    from agents import net_rollouts
     from agents.net_rollouts import RolloutNet
+
+    if chunk:
+        monkeypatch.setattr(net_rollouts, "CHUNK", chunk)
     from fh_env import observe
 
     network = NeuralBot.load(net)
@@ -314,7 +320,7 @@ def test_rollout_net_logits_are_the_networks(net: str) -> None:
     with torch.no_grad():
         expected, _ = network.net(torch.from_numpy(obs))
     got, which = fast.logits(obs, rows)
-    assert len(set(which.tolist())) >= 3  # several trump suits (and none) were folded
+    assert len(rows) > 3 * 37 and len(set(which.tolist())) >= 3  # several trump suits (and none)
     np.testing.assert_allclose(got, expected.numpy(), rtol=0, atol=2e-4)
     assert fast.act(obs, rows, masks).tolist() == [network.act(v, random.Random(0))
                                                     for v in views]
