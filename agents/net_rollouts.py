@@ -140,11 +140,7 @@ class RolloutNet:
             if net.trump_first:
                 trump = x[:, observe.TRUMP_SLICE]
                 row = torch.where(trump.sum(1) > 0, trump.argmax(1), 4)
-                relabelled = torch.empty_like(x)
-                for v in torch.unique(row).tolist():  # one column order per trump suit
-                    sel = row == v
-                    relabelled[sel] = x[sel][:, net.obs_index[v]]
-                x = relabelled
+                x = x.gather(1, net.obs_index[row])
             derived = net.card_features(x, row).numpy()
         inputs = np.concatenate([x.numpy(), derived], axis=1)
         h = np.empty((len(rows), self.bias.shape[0]), dtype=np.float32)
