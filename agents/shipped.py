@@ -35,7 +35,7 @@ BEST_AGENTS: dict[str, str] = {"australian-no-nullo": "distill-branches-2",
                                "american-45": "distill-american-45-2",
                                "american": "distill-american-3",
                                "three-handed": "distill-three-handed-calls-steps",
-                               "six-handed": "distill-six-handed-nullo-2"}
+                               "six-handed": "distill-six-handed-calls-steps"}
 DEFAULT_PRESET = "australian-no-nullo"  # the preset equal to Rules(), fh-eval's default
 
 
