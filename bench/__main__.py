@@ -254,10 +254,10 @@ def eval_section(s: Settings) -> tuple[dict[str, Any], list[Row]]:
                      ratio_of="÷ engine path")]
     net = evaluate.measure_rollout_net(positions=300 if s.quick else 1500, runs=s.runs)
     raw["rollout_net"] = net
-    rows += [row("eval", "nmc's rollout policy (best), torch forward pass", "cpu",
+    rows += [row("eval", "nmc's rollout policy (best, 8,192 rows), torch forward pass", "cpu",
                  net["torch_rows_per_cpu_s"], "rows/s"),
-             row("eval", "nmc's rollout policy (best), RolloutNet (sparse, compiled)", "cpu",
-                 net["rollout_net_rows_per_cpu_s"], "rows/s", ratio=net["ratio"],
+             row("eval", "nmc's rollout policy (best, 8,192 rows), RolloutNet (sparse, compiled)",
+                 "cpu", net["rollout_net_rows_per_cpu_s"], "rows/s", ratio=net["ratio"],
                  ratio_of="÷ torch forward")]
     return raw, rows
 

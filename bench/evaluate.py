@@ -56,13 +56,13 @@ def measure(pairs: tuple[tuple[str, str], ...] = PAIRS, deals: int = 200, runs: 
 
 
 def measure_rollout_net(spec: str = "best", positions: int = 1500, runs: int = 3,
-                        batch: int = 8192) -> dict[str, float]:
+                        batch: int | None = None) -> dict[str, float]:
     """Rows a CPU second of ``nmc``'s rollout policy (:class:`agents.net_rollouts.RolloutNet`:
     the first layer sparse, compiled) against the network's own torch forward pass, on the
     observations of ``positions`` decisions of its self-play repeated to ``batch`` rows (the
-    size of ``nmc``'s batches in ``fh-eval``, ``agents.nmc.TOGETHER``, where the allocator's
-    page faults once cost more than the arithmetic: CPU time counts the system's); the logits
-    are checked equal."""
+    size of ``nmc``'s batches in ``fh-eval``, ``agents.nmc.TOGETHER``, unless given: there the
+    allocator's page faults once cost more than the arithmetic, and CPU time counts the
+    system's); the logits are checked equal."""
     import random
 
     import numpy as np
@@ -70,6 +70,7 @@ def measure_rollout_net(spec: str = "best", positions: int = 1500, runs: int = 3
 
     from agents.neural import NeuralBot
     from agents.net_rollouts import RolloutNet
+    from agents.nmc import TOGETHER
     from fh_env import observe
     from fh_env.engine import Phase, State
     from fh_env.view import seat_view
@@ -84,6 +85,7 @@ def measure_rollout_net(spec: str = "best", positions: int = 1500, runs: int = 3
             state.apply(bot.act(views[-1], random.Random(0)))
         seed += 1
     obs = np.stack([observe.encode(v) for v in views[:positions]]).astype(np.float32)
+    batch = TOGETHER if batch is None else batch
     obs = np.resize(obs, (max(batch, positions), obs.shape[1]))  # the positions, repeated
     rows = np.arange(len(obs), dtype=np.int64)
     fast = RolloutNet(bot.net)

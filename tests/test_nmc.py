@@ -299,10 +299,10 @@ def test_rollout_net_logits_are_the_networks(net: str, chunk: int, monkeypatch) 
 
     from agents import net_rollouts
     from agents.net_rollouts import RolloutNet
+    from fh_env import observe
 
     if chunk:
         monkeypatch.setattr(net_rollouts, "CHUNK", chunk)
-    from fh_env import observe
 
     network = NeuralBot.load(net)
     fast = RolloutNet(network.net)
