@@ -19,7 +19,8 @@ from typing import Any
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from fh_env.actions import DOUBLE_NULLO, MISDEAL, NULLO, NULLO_TYPES, OPEN_NULLO, PASS
+from fh_env.actions import (DOUBLE_NULLO, MISDEAL, NULLO, NULLO_TYPES, OPEN_NULLO, PASS,
+                             bid_level, bid_strain, is_ordinary_bid)
 from fh_env.cards import DECKS, mask_of, parse_card
 from fh_env.contracts import DRAW
 from fh_env.engine import NO_CONTRACT, Phase, State
@@ -350,10 +351,24 @@ PASS_BIAS = st.sampled_from((0.0, 0.5, 0.8, 0.95))
 
 
 def choose_to_end(state: State, rng: random.Random, pass_bias: float) -> int:
-    """:func:`choose`, except that with three players a declarer (alone against two) plays its
-    strongest card, or its weakest in a nullo-type contract: a random declarer alone rarely
-    makes 8 tricks, and under ``must_bid`` only a made contract ends such a game."""
+    """:func:`choose`, except that with three players a bidder bids the lowest level allowed,
+    in the suit it holds most of, and a declarer (alone against two) plays its strongest card,
+    or its weakest in a nullo-type contract: a random declarer alone rarely makes 8 tricks (or
+    a random 10-bid), and under ``must_bid`` only a made contract ends such a game."""
     n = state.rules.players
+    if n == 3 and state.phase == Phase.AUCTION:
+        action = choose(state, rng, pass_bias)
+        bids = [a for a in state.legal_actions() if is_ordinary_bid(a)]
+        if action not in bids:
+            return action
+        low = min(bid_level(a) for a in bids)
+        hand = [c for c in range(64) if state.hands[state.turn] >> c & 1]
+
+        def held(a: int) -> int:
+            strain = bid_strain(a)
+            return sum(follows_as(c, strain) == strain for c in hand) if strain < 4 else 0
+
+        return max((a for a in bids if bid_level(a) == low), key=held)
     if n != 3 or state.phase != Phase.PLAY or state.turn != state.declarer:
         return choose(state, rng, pass_bias)
     contract = state.contract
