@@ -57,8 +57,8 @@ likewise against the network's favourite call).  Both off by default.
 ``cards=leads`` searches only the first card of each trick (``cards=follows`` only the others)
 and plays the network's card elsewhere: with the shipped network the search's follows lose to
 the network's, while its leads, with the belief model's worlds (``cards=leads,samples=1000,
-belief=0.5``), gain about 3 points a deal (docs/research-log.md, "Search at the leads only").  ``cards=all``,
-the default, searches every card.
+belief=0.5``), gain about 3 points a deal (docs/research-log.md, "Search at the leads
+only").  ``cards=all``, the default, searches every card.
 
 ``time=S`` is a time control: each searched decision repeats rounds of ``samples`` worlds
 (``calls`` or ``discards`` for a searched call or discard) until ``S`` seconds have passed since

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from fh_env.actions import (DOUBLE_NULLO, MISDEAL, NULLO, NULLO_TYPES, OPEN_NULLO, PASS,
                              bid_level, bid_strain, is_ordinary_bid)
-from fh_env.cards import DECKS, mask_of, parse_card
+from fh_env.cards import DECKS, cards_of, mask_of, parse_card
 from fh_env.contracts import DRAW
 from fh_env.engine import NO_CONTRACT, Phase, State
 from fh_env.rules import Rules
@@ -224,7 +224,7 @@ def check_cards(state: State) -> None:
 def check_play_step(state: State, action: int) -> None:
     """§5.3/§5.5/§5.6: the card played respects following, recomputed independently."""
     r, seat, n = state.rules, state.turn, state.rules.players
-    hand = [c for c in range(64) if state.hands[seat] >> c & 1]
+    hand = list(cards_of(state.hands[seat]))
     trump = state.context if state.context < 4 else None
     lead_base = action_bases(n)[1]
     c = played(action, n)
@@ -350,6 +350,19 @@ def choose(state: State, rng: random.Random, pass_bias: float) -> int:
 PASS_BIAS = st.sampled_from((0.0, 0.5, 0.8, 0.95))
 
 
+def lowest_bid_in_longest_suit(state: State, bids: list[int]) -> int:
+    """Of the legal ``bids``, the lowest level's in the suit the seat on turn holds most cards
+    of (as trump: the bowers count); notrump counts as holding none."""
+    hand = list(cards_of(state.hands[state.turn]))
+    low = min(bid_level(a) for a in bids)
+
+    def held(a: int) -> int:
+        strain = bid_strain(a)
+        return sum(follows_as(c, strain) == strain for c in hand) if strain < 4 else 0
+
+    return max((a for a in bids if bid_level(a) == low), key=held)
+
+
 def choose_to_end(state: State, rng: random.Random, pass_bias: float) -> int:
     """:func:`choose`, except that with three players a bidder bids the lowest level allowed,
     in the suit it holds most of, and a declarer (alone against two) plays its strongest card,
@@ -359,16 +372,7 @@ def choose_to_end(state: State, rng: random.Random, pass_bias: float) -> int:
     if n == 3 and state.phase == Phase.AUCTION:
         action = choose(state, rng, pass_bias)
         bids = [a for a in state.legal_actions() if is_ordinary_bid(a)]
-        if action not in bids:
-            return action
-        low = min(bid_level(a) for a in bids)
-        hand = [c for c in range(64) if state.hands[state.turn] >> c & 1]
-
-        def held(a: int) -> int:
-            strain = bid_strain(a)
-            return sum(follows_as(c, strain) == strain for c in hand) if strain < 4 else 0
-
-        return max((a for a in bids if bid_level(a) == low), key=held)
+        return lowest_bid_in_longest_suit(state, bids) if action in bids else action
     if n != 3 or state.phase != Phase.PLAY or state.turn != state.declarer:
         return choose(state, rng, pass_bias)
     contract = state.contract

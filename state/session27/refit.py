@@ -24,7 +24,7 @@ init, run, out, seed, variant = (sys.argv[1], Path(sys.argv[2]), sys.argv[3], in
                                  sys.argv[5])
 
 
-teacher_rows = imitate.hard_rows  # the stage's own rows, before the "own" variant adds to them
+teacher_rows = imitate.hard_rows  # the stage's own rows, kept: the "own" variant replaces it below
 
 
 def own_nullo_calls_too(data, labels, double_nullo_calls="copy"):
