@@ -19,7 +19,7 @@ from fh_env import observe
 from fh_env.actions import NULLO, NULLO_TYPES, NUM_ACTIONS, OPEN_NULLO, PASS
 from fh_env.compiled.engine import AUCTION, PLAY
 from fh_env.compiled.games import FastGames
-from fh_env.engine import Phase, State
+from fh_env.engine import Phase, State, side_of
 from fh_env.rules import Rules
 from fh_env.view import seat_view
 from train import distill
@@ -44,14 +44,14 @@ def _play_out(state: State, bots: list) -> State:
     return state
 
 
-@pytest.mark.parametrize("theirs", [1, 0, None], ids=["rule-odd", "rule-even", "self-play"])
-def test_a_branch_scores_the_hand_the_engine_plays_from_that_call(network, theirs) -> None:
+@pytest.mark.parametrize("ours", [0, 1, None], ids=["rule-odd", "rule-even", "self-play"])
+def test_a_branch_scores_the_hand_the_engine_plays_from_that_call(network, ours) -> None:
     """Every scored candidate of a call, a kitty discard and a card is the team score of
     the hand the reference engine plays after it on the same cards: the network on its side,
     the rule bot on the other's (or the network everywhere)."""
     rules = State().rules  # the default rules: the network encodes under its own (same game)
     assert rules != network.rules and rules.same_game(network.rules)
-    checked = _check_branches(network, rules, theirs, seeds=range(5))
+    checked = _check_branches(network, rules, ours, seeds=range(5))
     assert checked[Phase.AUCTION] >= 5 and checked[Phase.EXCHANGE] >= 1
     assert checked[Phase.PLAY] >= 10
 
@@ -60,19 +60,30 @@ def test_a_six_handed_branch_gives_the_other_team_to_the_rule_bot() -> None:
     """At six players the teams are seats 0, 2, 4 and 1, 3, 5 (§9.2): with `rule` holding the
     odd seats, every scored candidate is still the hand the engine plays after it."""
     six = NeuralBot.load("best-six-handed", greedy=True)
-    checked = _check_branches(six, six.rules, 1, seeds=range(6))
+    checked = _check_branches(six, six.rules, 0, seeds=range(6))
     assert checked[Phase.AUCTION] >= 2 and checked[Phase.PLAY] >= 4
 
 
-def _check_branches(network: NeuralBot, rules: Rules, theirs: int | None,
+@pytest.mark.parametrize("ours", [0, 2])
+def test_a_three_handed_branch_gives_the_two_other_seats_to_the_rule_bot(ours: int) -> None:
+    """At three players each seat is a side of its own (§9.1): with the network on one seat
+    and `rule` on both others, every scored candidate is the hand the engine plays after it,
+    scored against the mean of the two others' points."""
+    three = NeuralBot.load("best-three-handed", greedy=True)
+    checked = _check_branches(three, three.rules, ours, seeds=range(8))
+    assert checked[Phase.AUCTION] >= 2 and checked[Phase.PLAY] >= 4
+
+
+def _check_branches(network: NeuralBot, rules: Rules, ours: int | None,
                     seeds: Iterable[int]) -> dict[Phase, int]:
     """Compare the branches' scores of the network's decisions (calls, discards and the first
-    few cards of each hand) with the reference engine's play-outs; the count checked by phase."""
+    few cards of each hand) with the reference engine's play-outs, the network on side
+    ``ours`` (every seat: ``None``) and the rule bot elsewhere; the count checked by phase."""
     rule = RuleBot()
-    bots = [rule if theirs is not None and seat % 2 == theirs else network
+    bots = [rule if ours is not None and side_of(rules.players, seat) != ours else network
             for seat in range(rules.players)]
     branches = DealBranches(network, rules,
-                            None if theirs is None else batch_player(rule, rules))
+                            None if ours is None else batch_player(rule, rules))
     checked = {Phase.AUCTION: 0, Phase.EXCHANGE: 0, Phase.PLAY: 0}
     for seed in seeds:
         state = State(rules, seed=seed)
@@ -82,14 +93,15 @@ def _check_branches(network: NeuralBot, rules: Rules, theirs: int | None,
                 logits, mask = _logits(network, state)
                 fast = FastGames(1, rules)
                 fast.set_state(0, state)
-                q = branches.scores(fast.games, None if theirs is None else np.array([theirs]),
+                q = branches.scores(fast.games, None if ours is None else np.array([ours]),
                                     logits, mask)[0]
                 scored = np.flatnonzero(~np.isnan(q))
                 assert 2 <= len(scored) <= 4 or (len(scored) == 0 and mask.sum() == 1)
                 for action in scored.tolist():
                     after = state.clone()
                     after.apply(action)
-                    expected = team_score(_play_out(after, bots), state.turn % 2)
+                    expected = team_score(_play_out(after, bots),
+                                          side_of(rules.players, state.turn))
                     assert q[action] == pytest.approx(expected), (seed, action)
                 checked[state.phase] += 1
             state.apply(bots[state.turn].act(seat_view(state, state.turn), random.Random(0)))

@@ -233,11 +233,20 @@ def test_an_opponent_holds_one_partnership_and_its_decisions_are_not_stored(spec
         distill.collect(teacher, hands=1, seed=9, num_envs=1, progress=False, opponent="mc")
 
 
-def test_an_opponent_needs_two_teams() -> None:
-    """Three players have no teams (§9.1): an opponent is refused before any table is dealt."""
+def test_an_opponent_holds_both_other_seats_at_three_players() -> None:
+    """Three players are three sides (§9.1): with ``--opponent rule`` the network holds one seat
+    a hand, the bot the two others; only that seat's decisions are stored, and the network's
+    seat moves on from one hand of a table to the next, through all three."""
     teacher = make_bot("nmc:best-three-handed,samples=2")
-    with pytest.raises(ValueError, match="needs two teams"):
-        distill.collect(teacher, hands=1, seed=9, num_envs=1, progress=False, opponent="rule")
+    data = distill.collect(teacher, hands=12, seed=9, num_envs=2, progress=False,
+                           opponent="rule")
+    seats: dict[bytes, set[int]] = {}
+    for record in data["records"]:
+        seats.setdefault(record["dealt_hands"].tobytes(), set()).add(int(record["turn"]))
+    assert len(seats) >= 10, "a dozen hands, each with stored decisions"
+    assert all(len(s) == 1 for s in seats.values()), "one seat a hand"
+    assert {next(iter(s)) for s in seats.values()} == {0, 1, 2}, "the seat moves on"
+    assert np.isfinite(data["scores"].astype(np.float32)).sum(axis=1).max() > 1
 
 
 def test_a_card_search_step_refuses_a_teacher_that_searches_part_of_the_cards() -> None:

@@ -189,8 +189,6 @@ def test_a_sigkill_inside_ppo_resumes(tmp_path: Path) -> None:
     ("stages = []\n", "at least one [[stages]] table"),
     ("[[stages]]\nkind = 'distill'\nsearch = 'cards'\nnullo_calls = true\n",
      "nullo calls are candidates of deal branches only"),
-    ("rules = 'three-handed'\n[[stages]]\nkind = 'distill'\n",  # opponent = 'rule' by default
-     "opponent='rule' holds one partnership, which 3 players do not have"),
 ])
 def test_a_bad_pipeline_is_refused_in_one_line(tmp_path: Path, capsys, text: str,
                                                message: str) -> None:

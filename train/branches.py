@@ -45,8 +45,8 @@ Player = Callable[[FastGames, np.ndarray, np.ndarray, Callable[[int], random.Ran
 class DealBranches:
     """Scores the network's decisions by branches on the dealt cards (module doc).
 
-    ``other``: the batched player of the partnership the network does not hold (``None``:
-    the network holds every seat).  Both play greedily, so a branch is a function of the deal
+    ``other``: the batched player of the seats the network does not hold (``None``: the
+    network holds every seat).  Both play greedily, so a branch is a function of the deal
     and the candidate: no generator is drawn from."""
 
     def __init__(self, network: NeuralBot, rules: Rules, other: Player | None = None,
@@ -83,12 +83,12 @@ class DealBranches:
                 picks[last] = must
         return picks
 
-    def scores(self, games: np.ndarray, theirs: np.ndarray | None, logits: np.ndarray,
+    def scores(self, games: np.ndarray, ours: np.ndarray | None, logits: np.ndarray,
                masks: np.ndarray) -> np.ndarray:
         """Per decision (a game record with the network on turn), the team score of each of
         its candidates played out to the end of the hand (NaN for the other actions, all NaN
-        where one action is legal).  ``theirs``: per decision, the partnership ``other``
-        holds."""
+        where one action is legal).  ``ours``: per decision, the side (partnership, or seat of
+        three) the network holds; ``other`` plays the rest."""
         q = np.full(masks.shape, np.nan, dtype=np.float32)
         owner, picks = [], []
         for k in range(len(games)):
@@ -102,8 +102,8 @@ class DealBranches:
         fast = FastGames(len(picks), self.rules)
         fast.games[:] = games[owner_a]
         fast.step(np.asarray(picks, dtype=np.int64))
-        their_side = None if theirs is None else np.asarray(theirs)[owner_a]
-        self.play_out(fast, their_side)
+        our_side = None if ours is None else np.asarray(ours)[owner_a]
+        self.play_out(fast, our_side)
         points = fast.games["hand_points"]
         players = self.rules.players
         for j in range(len(picks)):
@@ -111,9 +111,9 @@ class DealBranches:
             q[owner_a[j], picks[j]] = side_scores(points[j:j + 1], side)[0]
         return q
 
-    def play_out(self, fast: FastGames, theirs: np.ndarray | None) -> None:
-        """Play every game of ``fast`` to the end of its hand: ``other`` where the seat on
-        turn is of the partnership ``theirs`` names, the network (greedy) elsewhere."""
+    def play_out(self, fast: FastGames, ours: np.ndarray | None) -> None:
+        """Play every game of ``fast`` to the end of its hand: the network (greedy) where the
+        seat on turn is of the side ``ours`` names, ``other`` elsewhere."""
         obs = np.zeros((fast.num_games, self.net.obs_size), dtype=np.float32)
         seats = np.zeros(fast.num_games, dtype=np.int64)
         actions = np.full(fast.num_games, -1, dtype=np.int64)
@@ -121,10 +121,10 @@ class DealBranches:
             masks = fast.legal_masks()
             actions.fill(-1)
             mine = live
-            if self.other is not None and theirs is not None:
-                turn = fast.games["turn"][live] % 2
-                other = live[turn == theirs[live]]
-                mine = live[turn != theirs[live]]
+            if self.other is not None and ours is not None:
+                side = fast.games["turn"][live] % self.rules.sides
+                other = live[side != ours[live]]
+                mine = live[side == ours[live]]
                 if other.size:
                     actions[other] = self.other(fast, other, masks, _no_rng)
             if mine.size:

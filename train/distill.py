@@ -80,11 +80,12 @@ def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
     seat: each decision's game record, the teacher's action and, where the search ran, the
     score of every legal action (NaN elsewhere).
 
-    With ``opponent`` (a bot spec the batched tables play, e.g. ``rule``), one partnership
-    plays that bot instead, the partnerships swapping at every hand of a table; only the
-    other partnership's decisions are searched and stored.  Why: self-play states are those
-    of the network against itself, and the steps learn to play against it; these are the
-    states of the network against another player (two teams: 4 or 6 players).
+    With ``opponent`` (a bot spec the batched tables play, e.g. ``rule``), the network holds
+    one side of each table (a partnership, or one seat of three) and that bot every other
+    seat, the network's side moving on at every hand of a table; only the network's
+    decisions are searched and stored.  Why: self-play states are those of the network
+    against itself, and the steps learn to play against it; these are the states of the
+    network against another player.
 
     The teacher searches the cards and, with its ``calls`` above 0, the calls; with ``cards``
     false only the calls, and only the auction's decisions are stored.  With ``deal`` the
@@ -166,8 +167,10 @@ class _Tables:
             _opponent(opponent, rules) if opponent else None)
         self.branches = (DealBranches(self.network, rules, self.other,
                                       nullo_calls=nullo_calls) if deal else None)
-        # the partnership the opponent holds, by table (swapping every hand)
-        self.theirs = np.arange(n) % 2
+        # the side the network holds, by table (the next side every hand); with two sides
+        # the opponent's partnership is seat parity 0 on even tables, as it always was
+        self.sides = rules.sides
+        self.ours = (np.arange(n) + 1) % self.sides
         self.their_rngs = [random.Random(f"{seed}/opponent/{i}") for i in range(n)]
         self.rng = random.Random(seed)
 
@@ -190,11 +193,11 @@ class _Tables:
         return step, actions
 
     def play(self, actions: np.ndarray) -> list[int]:
-        """Step the tables; the ones whose hand ended, their partnerships swapped."""
+        """Step the tables; the ones whose hand ended, the network moved to the next side."""
         *_, infos = self.venv.step(actions)
         over = np.flatnonzero(infos["hand_over"]).tolist()
         for i in over:
-            self.theirs[i] ^= 1
+            self.ours[i] = (self.ours[i] + 1) % self.sides
         return over
 
     def _their_moves(self, rows: np.ndarray, actions: np.ndarray) -> np.ndarray:
@@ -202,7 +205,7 @@ class _Tables:
         streams, so the teacher's stream is untouched); the rows left to the network."""
         if self.other is None:
             return rows
-        mine = self.venv.seat[rows] % 2 != self.theirs[rows]
+        mine = self.venv.seat[rows] % self.sides == self.ours[rows]
         actions[rows[~mine]] = self.other(self.venv.fast, rows[~mine], self.venv.mask,
                                           self.their_rngs.__getitem__)
         return rows[mine]
@@ -239,7 +242,7 @@ class _Tables:
         with torch.no_grad():
             logits = self.network.net(torch.from_numpy(self.venv.obs[rows[b]]))[0].numpy()
         q[b] = self.branches.scores(games[rows[b]],
-                                    self.theirs[rows[b]] if self.other is not None else None,
+                                    self.ours[rows[b]] if self.other is not None else None,
                                     logits, self.venv.mask[rows[b]])
 
     def _store(self, games: np.ndarray, rows: np.ndarray, phase: np.ndarray,
@@ -258,9 +261,6 @@ def _opponent(spec: str, rules: Rules):
     from arena.batched import batch_player
     from agents.registry import make_bot
 
-    if rules.sides != 2:
-        raise ValueError(f"--opponent needs two teams (4 or 6 players), not {rules.players} "
-                         "players")
     play = batch_player(make_bot(spec), rules)
     if play is None:
         raise ValueError(f"--opponent {spec!r}: not a bot the batched tables play "
@@ -585,8 +585,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "deal-calls: the network's calls and kitty discards by branches on "
                         "the dealt cards (train/branches.py), deal: its every decision so")
     c.add_argument("--opponent", metavar="BOT",
-                   help="a bot (rule, random or neural:...) holding one partnership, swapping "
-                        "sides every hand; only the other side's decisions are stored")
+                   help="a bot (rule, random or neural:...) holding every seat but the "
+                        "network's side (a partnership, or one seat of three), which moves "
+                        "on every hand; only the network's decisions are stored")
     c.add_argument("--nullo-calls", action="store_true",
                    help="deal branches of a call try the network's favourite nullo-type call "
                         "too, so a network that never bids one can learn where it scores")

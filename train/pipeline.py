@@ -18,7 +18,7 @@ runs them in order, each starting from the agent the one before it left (the fir
 
 A stage's ``players`` key (a list of table sizes; all by default) says at which table sizes it
 runs, so that one recipe serves every ``--rules``: the 4-player observation's options
-(``trump_first``, ``features``) and a partnership ``opponent`` go in stages of their own.
+(``trump_first``, ``features``) go in stages of their own.
 
 Why one config: the shipped agent came out of six hand-run stages with switches that nobody
 could repeat in one go or run for other rules.  Here ``--rules PRESET`` (or a rules file) picks
@@ -114,8 +114,8 @@ class DistillStage:
     pieces: int = 4
     #: Worlds a decision of the search (``search = "cards"`` only).
     samples: int = 100
-    #: A bot holding one team at the tables (4 or 6 players), sides swapping every hand;
-    #: "" for self-play.
+    #: A bot holding every seat but the network's side (a team, or one seat of three), the
+    #: network's side moving on every hand; "" for self-play.
     opponent: str = "rule"
     #: Fit on the data of this stage and of the earlier distill stages that scored the same
     #: way (newest first).
@@ -160,14 +160,6 @@ class DistillStage:
             except ValueError as err:
                 raise ValueError(f"{where}: opponent={stage.opponent!r}: {err}") from None
         return stage
-
-    def check_rules(self, rules: Rules, where: str) -> None:
-        """Refuse, before anything runs, what only a table of two teams has (four or six
-        players): otherwise the stage would fail at its first hand (the opponent's team)."""
-        if self.opponent and rules.sides != 2:
-            raise ValueError(f"{where}: opponent={self.opponent!r} holds one partnership, "
-                             f"which {rules.players} players do not have: use opponent = \"\" "
-                             "(self-play), or give the stage players = [4, 6]")
 
 
 @dataclass
@@ -380,9 +372,7 @@ class PipelineConfig:
         where = f"stage {i + 1} ({self.kind(i)})"
         table = {k: v for k, v in self.stages[i].items() if k not in ("kind", "players")}
         if self.kind(i) == "distill":
-            stage = DistillStage.from_dict(table, where)
-            stage.check_rules(load_rules(self.rules), where)
-            return stage
+            return DistillStage.from_dict(table, where)
         if self.kind(i) == "imitate":
             imitate = ImitateStage.from_dict(table, where)
             imitate.check_rules(load_rules(self.rules), where)
