@@ -122,7 +122,7 @@ class DealBranches:
             actions.fill(-1)
             mine = live
             if self.other is not None and ours is not None:
-                side = fast.games["turn"][live] % self.rules.sides
+                side = side_of(self.rules.players, fast.games["turn"][live])
                 other = live[side != ours[live]]
                 mine = live[side == ours[live]]
                 if other.size:

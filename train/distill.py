@@ -52,6 +52,7 @@ from fh_env import observe
 from fh_env.compiled import observe as fastobs
 from fh_env.compiled.engine import AUCTION, PLAY
 from fh_env.compiled.games import FastGames
+from fh_env.engine import side_of
 from fh_env.envs.vector import VectorEnv, game_seed
 from fh_env.rules import Rules
 from fh_env.view import seat_view
@@ -169,8 +170,7 @@ class _Tables:
                                       nullo_calls=nullo_calls) if deal else None)
         # the side the network holds, by table (the next side every hand); with two sides
         # the opponent's partnership is seat parity 0 on even tables, as it always was
-        self.sides = rules.sides
-        self.ours = (np.arange(n) + 1) % self.sides
+        self.ours = (np.arange(n) + 1) % rules.sides
         self.their_rngs = [random.Random(f"{seed}/opponent/{i}") for i in range(n)]
         self.rng = random.Random(seed)
 
@@ -197,7 +197,7 @@ class _Tables:
         *_, infos = self.venv.step(actions)
         over = np.flatnonzero(infos["hand_over"]).tolist()
         for i in over:
-            self.ours[i] = (self.ours[i] + 1) % self.sides
+            self.ours[i] = (self.ours[i] + 1) % self.venv.rules.sides
         return over
 
     def _their_moves(self, rows: np.ndarray, actions: np.ndarray) -> np.ndarray:
@@ -205,7 +205,7 @@ class _Tables:
         streams, so the teacher's stream is untouched); the rows left to the network."""
         if self.other is None:
             return rows
-        mine = self.venv.seat[rows] % self.sides == self.ours[rows]
+        mine = side_of(self.venv.players, self.venv.seat[rows]) == self.ours[rows]
         actions[rows[~mine]] = self.other(self.venv.fast, rows[~mine], self.venv.mask,
                                           self.their_rngs.__getitem__)
         return rows[mine]
