@@ -17,7 +17,9 @@ a neural agent's arithmetic: a batched matrix product may round the last bit of 
 differently, so two actions tied to within float32 rounding could be ordered otherwise
 (``tests/test_batched.py`` plays the engine path beside this one and finds the same games).
 
-:func:`batch_player` says whether a bot can play here; :func:`play_deals` and
+:func:`batch_player` says whether a bot can play here (:func:`view_player` seats any other
+bot, asked row by row through its view, where speed matters less than who plays, as at a
+training collection's tables); :func:`play_deals` and
 :func:`play_games` return the records of :func:`arena.duplicate.play_deal` and
 :func:`arena.duplicate.play_game_pair`.
 """
@@ -89,6 +91,23 @@ def may_batch(bot: Bot | str) -> bool:
     nmc = sys.modules.get("agents.nmc")
     return type(bot) in (RuleBot, RandomBot, NeuralBot) or (
         nmc is not None and type(bot) is nmc.NetworkMCBot)
+
+
+def view_player(bot: Bot) -> Player:
+    """Any bot asked row by row, from the seat on turn's view of each row's game, as the
+    engine path asks it.  Why: a bot without a compiled or batched player (``mcfast``) can
+    still sit at batched tables where nothing else plays through the engine, such as the
+    opponent at a training collection's tables (:func:`train.distill.collect`); it is as
+    slow there as in the engine, and its choices are the engine path's on the same view."""
+    from fh_env.view import seat_view
+
+    def play(fast: FastGames, rows: np.ndarray, masks: np.ndarray,
+             rngs: Callable[[int], random.Random]) -> np.ndarray:
+        turns = fast.games["turn"]
+        return np.array([bot.act(seat_view(fast.to_state(i), int(turns[i])), rngs(i))
+                         for i in rows.tolist()], dtype=np.int64)
+
+    return play
 
 
 def _legal_bits(mask_row: np.ndarray) -> int:

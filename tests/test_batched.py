@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from arena import duplicate as evaluate
-from arena.batched import batch_player, may_batch, play_deals, play_games
+from arena.batched import batch_player, may_batch, play_deals, play_games, view_player
 from arena.duplicate import duplicate, play_deal, play_game_pair
 from agents.registry import make_bot
 from fh_env.rules import Rules, resolve_rules
@@ -69,6 +69,19 @@ def test_nmc_options_that_need_the_engine_take_it() -> None:
                  "nmc:best,infer=1"):
         assert batch_player(make_bot(spec, rules), rules) is None, spec
     assert batch_player(make_bot("nmc:best,samples=3", rules), rules) is not None
+
+
+@pytest.mark.parametrize("preset", ["three-handed", None])
+def test_a_bot_asked_row_by_row_plays_the_engine_games(preset: str | None) -> None:
+    """``view_player`` (any bot, asked through each row's view) plays ``mcfast``, which has no
+    batched player, as the engine path does: the same views and seat generators, so the same
+    worlds drawn and the same choices."""
+    rules = resolve_rules(preset)
+    a, b = make_bot("mcfast:samples=4", rules), make_bot("rule", rules)
+    assert batch_player(a, rules) is None
+    engine = [play_deal(a, b, rules, 11, i) for i in range(8)]
+    assert play_deals(view_player(a), batch_player(b, rules), rules, 11, range(8)) == engine
+    assert sum(rec[3] == "A" for pair in engine for rec in pair) > 2
 
 
 def test_whole_games_are_the_engine_games() -> None:

@@ -10,11 +10,10 @@ import numpy as np
 import pytest
 import torch
 
-from arena.batched import batch_player
+from arena.batched import batch_player, view_player
 from agents.mc import team_score
 from agents.neural import NeuralBot
 from agents.registry import make_bot
-from agents.rule import RuleBot
 from fh_env import observe
 from fh_env.actions import NULLO, NULLO_TYPES, NUM_ACTIONS, OPEN_NULLO, PASS
 from fh_env.compiled.engine import AUCTION, PLAY
@@ -36,12 +35,6 @@ def _logits(network: NeuralBot, state: State) -> tuple[np.ndarray, np.ndarray]:
     with torch.no_grad():
         logits, _ = network.net(torch.from_numpy(observe.encode(view)).unsqueeze(0))
     return logits.numpy(), observe.action_mask(view)[None].astype(np.int8)
-
-
-def _play_out(state: State, bots: list) -> State:
-    while state.phase not in (Phase.HAND_OVER, Phase.GAME_OVER):
-        state.apply(bots[state.turn].act(seat_view(state, state.turn), random.Random(0)))
-    return state
 
 
 @pytest.mark.parametrize("ours", [0, 1, None], ids=["rule-odd", "rule-even", "self-play"])
@@ -74,16 +67,32 @@ def test_a_three_handed_branch_gives_the_two_other_seats_to_the_rule_bot(ours: i
     assert checked[Phase.AUCTION] >= 2 and checked[Phase.PLAY] >= 4
 
 
+def test_a_branch_against_mcfast_plays_its_searches_from_one_stream() -> None:
+    """``mcfast`` has no batched player: at the tables of a collection it is asked row by row
+    (``arena.batched.view_player``) and in the branches it draws its worlds from the branches'
+    one generator.  Every scored candidate is still the hand the engine plays after it, with
+    ``mcfast`` drawing from the same stream in the same order (the candidates side by side,
+    a decision of each live branch a step)."""
+    three = NeuralBot.load("best-three-handed", greedy=True)
+    checked = _check_branches(three, three.rules, 1, seeds=range(3), opponent="mcfast:samples=3")
+    assert checked[Phase.PLAY] >= 4
+
+
 def _check_branches(network: NeuralBot, rules: Rules, ours: int | None,
-                    seeds: Iterable[int]) -> dict[Phase, int]:
+                    seeds: Iterable[int], opponent: str = "rule") -> dict[Phase, int]:
     """Compare the branches' scores of the network's decisions (calls, discards and the first
     few cards of each hand) with the reference engine's play-outs, the network on side
-    ``ours`` (every seat: ``None``) and the rule bot elsewhere; the count checked by phase."""
-    rule = RuleBot()
-    bots = [rule if ours is not None and side_of(rules.players, seat) != ours else network
+    ``ours`` (every seat: ``None``) and ``opponent`` elsewhere; the count checked by phase.
+
+    The branches' opponent draws from one generator, the play-outs' from a twin of it, each
+    decision's candidates played out side by side as :meth:`DealBranches.play_out` does."""
+    other = make_bot(opponent, rules)
+    bots = [other if ours is not None and side_of(rules.players, seat) != ours else network
             for seat in range(rules.players)]
-    branches = DealBranches(network, rules,
-                            None if ours is None else batch_player(rule, rules))
+    player = batch_player(other, rules) or view_player(other)
+    branches = DealBranches(network, rules, None if ours is None else player,
+                            rng=random.Random(5))
+    twin = random.Random(5)
     checked = {Phase.AUCTION: 0, Phase.EXCHANGE: 0, Phase.PLAY: 0}
     for seed in seeds:
         state = State(rules, seed=seed)
@@ -97,15 +106,28 @@ def _check_branches(network: NeuralBot, rules: Rules, ours: int | None,
                                     logits, mask)[0]
                 scored = np.flatnonzero(~np.isnan(q))
                 assert 2 <= len(scored) <= 4 or (len(scored) == 0 and mask.sum() == 1)
-                for action in scored.tolist():
-                    after = state.clone()
-                    after.apply(action)
-                    expected = team_score(_play_out(after, bots),
-                                          side_of(rules.players, state.turn))
-                    assert q[action] == pytest.approx(expected), (seed, action)
+                if len(scored):
+                    picks = branches.choose(logits[0], mask[0], int(fast.games["phase"][0]))
+                    assert sorted(picks) == scored.tolist()
+                    outs = _play_outs([state.clone() for _ in picks], picks, bots, twin)
+                    for action, out in zip(picks, outs):
+                        expected = team_score(out, side_of(rules.players, state.turn))
+                        assert q[action] == pytest.approx(expected), (seed, action)
                 checked[state.phase] += 1
             state.apply(bots[state.turn].act(seat_view(state, state.turn), random.Random(0)))
     return checked
+
+
+def _play_outs(states: list[State], first: list[int], bots: list, rng: random.Random
+               ) -> list[State]:
+    """Each state after its first action, played to the end of the hand side by side: at each
+    step one decision of every live state in order, every bot drawing from ``rng``."""
+    for state, action in zip(states, first):
+        state.apply(action)
+    while live := [s for s in states if s.phase not in (Phase.HAND_OVER, Phase.GAME_OVER)]:
+        for state in live:
+            state.apply(bots[state.turn].act(seat_view(state, state.turn), rng))
+    return states
 
 
 def test_candidates_are_the_networks_favourites_with_pass_among_them(network) -> None:

@@ -229,8 +229,8 @@ def test_an_opponent_holds_one_partnership_and_its_decisions_are_not_stored(spec
     assert all(len(s) == 1 for s in sides.values()), "one partnership a hand"
     assert {next(iter(s)) for s in sides.values()} == {0, 1}, "the sides swap"
     assert np.isfinite(data["scores"].astype(np.float32)).sum(axis=1).max() > 1
-    with pytest.raises(ValueError, match="batched tables"):
-        distill.collect(teacher, hands=1, seed=9, num_envs=1, progress=False, opponent="mc")
+    with pytest.raises(ValueError, match="unknown bot 'nobot'"):
+        distill.collect(teacher, hands=1, seed=9, num_envs=1, progress=False, opponent="nobot")
 
 
 def test_an_opponent_holds_both_other_seats_at_three_players() -> None:
@@ -247,6 +247,24 @@ def test_an_opponent_holds_both_other_seats_at_three_players() -> None:
     assert all(len(s) == 1 for s in seats.values()), "one seat a hand"
     assert {next(iter(s)) for s in seats.values()} == {0, 1, 2}, "the seat moves on"
     assert np.isfinite(data["scores"].astype(np.float32)).sum(axis=1).max() > 1
+
+
+def test_deal_branches_against_mcfast_give_the_same_data_for_the_same_seed() -> None:
+    """``--opponent mcfast`` (no batched player: asked row by row, and drawing its worlds in
+    the branches from a stream of the collection's seed): the same seed gives the same
+    decisions and scores, another seed other ones."""
+    teacher = distill.make_teacher("nmc:best-three-handed", "deal")
+    cards, deal = distill.SEARCH_PARTS["deal"]
+
+    def run(seed: int) -> dict[str, np.ndarray]:
+        return distill.collect(teacher, hands=3, seed=seed, num_envs=2, progress=False,
+                               opponent="mcfast:samples=2", cards=cards, deal=deal)
+
+    first, again, other = run(4), run(4), run(5)
+    assert first["records"].tobytes() == again["records"].tobytes()
+    assert np.array_equal(first["scores"], again["scores"], equal_nan=True)
+    assert first["records"].tobytes() != other["records"].tobytes()
+    assert np.isfinite(first["scores"].astype(np.float32)).sum(axis=1).max() > 1
 
 
 def test_a_card_search_step_refuses_a_teacher_that_searches_part_of_the_cards() -> None:

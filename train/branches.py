@@ -46,11 +46,14 @@ class DealBranches:
     """Scores the network's decisions by branches on the dealt cards (module doc).
 
     ``other``: the batched player of the seats the network does not hold (``None``: the
-    network holds every seat).  Both play greedily, so a branch is a function of the deal
-    and the candidate: no generator is drawn from."""
+    network holds every seat).  The network plays greedily; a greedy ``other`` (``rule``, a
+    network) makes a branch a function of the deal and the candidate, and one that draws
+    (``mcfast``'s worlds) draws from ``rng``, one stream for every branch in a fixed order,
+    so that a seed still gives the same scores.  Without ``rng`` ``other`` may draw nothing."""
 
     def __init__(self, network: NeuralBot, rules: Rules, other: Player | None = None,
-                 candidates: int = CANDIDATES, nullo_calls: bool = False) -> None:
+                 candidates: int = CANDIDATES, nullo_calls: bool = False,
+                 rng: random.Random | None = None) -> None:
         if candidates < 2 + nullo_calls:
             raise ValueError(f"a branch needs at least {2 + nullo_calls} candidates"
                              f"{' with nullo calls' if nullo_calls else ''}, not {candidates}")
@@ -61,6 +64,8 @@ class DealBranches:
         self.other = other
         self.candidates = candidates
         self.nullo_calls = nullo_calls
+        self.rngs: Callable[[int], random.Random] = (
+            _no_rng if rng is None else lambda row: rng)
 
     def choose(self, logits: np.ndarray, mask: np.ndarray, phase: int) -> list[int]:
         """The candidates of one decision: the network's favourites among the legal actions
@@ -126,7 +131,7 @@ class DealBranches:
                 other = live[side != ours[live]]
                 mine = live[side == ours[live]]
                 if other.size:
-                    actions[other] = self.other(fast, other, masks, _no_rng)
+                    actions[other] = self.other(fast, other, masks, self.rngs)
             if mine.size:
                 fastobs.observe_turn(fast, mine, obs, seats, self.encode)
                 with torch.no_grad():
@@ -137,4 +142,5 @@ class DealBranches:
 
 
 def _no_rng(row: int) -> random.Random:
-    raise RuntimeError("a branch's players are greedy and draw nothing")
+    raise RuntimeError("a branch's opponent drew from a generator it was not given "
+                       "(DealBranches(rng=...))")

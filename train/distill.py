@@ -81,7 +81,7 @@ def collect(teacher: NetworkMCBot, hands: int, seed: int, num_envs: int = 64,
     seat: each decision's game record, the teacher's action and, where the search ran, the
     score of every legal action (NaN elsewhere).
 
-    With ``opponent`` (a bot spec the batched tables play, e.g. ``rule``), the network holds
+    With ``opponent`` (a bot spec, e.g. ``rule`` or ``mcfast:samples=20``), the network holds
     one side of each table (a partnership, or one seat of three) and that bot every other
     seat, the network's side moving on at every hand of a table; only the network's
     decisions are searched and stored.  Why: self-play states are those of the network
@@ -166,8 +166,8 @@ class _Tables:
         self.venv = VectorEnv(n, rules, seed=game_seed(seed, STREAM, 0))
         self.other: Callable[..., np.ndarray] | None = (
             _opponent(opponent, rules) if opponent else None)
-        self.branches = (DealBranches(self.network, rules, self.other,
-                                      nullo_calls=nullo_calls) if deal else None)
+        self.branches = (DealBranches(self.network, rules, self.other, nullo_calls=nullo_calls,
+                                      rng=random.Random(f"{seed}/branches")) if deal else None)
         # the side the network holds, by table (the next side every hand); with two sides
         # the opponent's partnership is seat parity 0 on even tables, as it always was
         self.ours = (np.arange(n) + 1) % rules.sides
@@ -257,15 +257,13 @@ class _Tables:
 
 
 def _opponent(spec: str, rules: Rules):
-    """The batched player of the bot ``spec`` (:func:`arena.batched.batch_player`)."""
-    from arena.batched import batch_player
+    """The batched player of the bot ``spec`` (:func:`arena.batched.batch_player`), or for a
+    bot with none (``mcfast``) the row-by-row player of :func:`arena.batched.view_player`."""
+    from arena.batched import batch_player, view_player
     from agents.registry import make_bot
 
-    play = batch_player(make_bot(spec), rules)
-    if play is None:
-        raise ValueError(f"--opponent {spec!r}: not a bot the batched tables play "
-                         "(rule, random or neural)")
-    return play
+    bot = make_bot(spec, rules)
+    return batch_player(bot, rules) or view_player(bot)
 
 
 def _greedy(net: PolicyNet, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -585,9 +583,12 @@ def build_parser() -> argparse.ArgumentParser:
                         "deal-calls: the network's calls and kitty discards by branches on "
                         "the dealt cards (train/branches.py), deal: its every decision so")
     c.add_argument("--opponent", metavar="BOT",
-                   help="a bot (rule, random or neural:...) holding every seat but the "
-                        "network's side (a partnership, or one seat of three), which moves "
-                        "on every hand; only the network's decisions are stored")
+                   help="a bot (rule, neural:..., mcfast:samples=20, any spec) holding every "
+                        "seat but the network's side (a partnership, or one seat of three), "
+                        "which moves on every hand, and playing those seats in the deal "
+                        "branches; only the network's decisions are stored (rule, random and "
+                        "neural play batched; another bot is asked row by row, at its own "
+                        "speed)")
     c.add_argument("--nullo-calls", action="store_true",
                    help="deal branches of a call try the network's favourite nullo-type call "
                         "too, so a network that never bids one can learn where it scores")
