@@ -42,6 +42,7 @@ from fh_env.compiled.games import FastGames
 from fh_env.contracts import DRAW
 from fh_env.engine import deal_cards
 from fh_env.rules import Rules
+from fh_env.view import SeatView, seat_view
 
 from .seating import (GAME_SEED_OFFSET, a_side, deal_seed, hand_record, seat_bots, seat_rngs,
                       seatings)
@@ -99,15 +100,18 @@ def view_player(bot: Bot) -> Player:
     still sit at batched tables where nothing else plays through the engine, such as the
     opponent at a training collection's tables (:func:`train.distill.collect`); it is as
     slow there as in the engine, and its choices are the engine path's on the same view."""
-    from fh_env.view import seat_view
 
     def play(fast: FastGames, rows: np.ndarray, masks: np.ndarray,
              rngs: Callable[[int], random.Random]) -> np.ndarray:
-        turns = fast.games["turn"]
-        return np.array([bot.act(seat_view(fast.to_state(i), int(turns[i])), rngs(i))
-                         for i in rows.tolist()], dtype=np.int64)
+        return np.array([bot.act(_turn_view(fast, i), rngs(i)) for i in rows.tolist()],
+                        dtype=np.int64)
 
     return play
+
+
+def _turn_view(fast: FastGames, row: int) -> SeatView:
+    """The view of the seat on turn in ``row``, as the engine path would give it that seat."""
+    return seat_view(fast.to_state(row), int(fast.games["turn"][row]))
 
 
 def _legal_bits(mask_row: np.ndarray) -> int:
@@ -160,8 +164,6 @@ def _nmc_player(bot, rules: Rules) -> Player:
     """``nmc``: the network's calls and discards in one forward pass (as a neural agent's),
     and the card searches of every row on turn scored together
     (:meth:`agents.nmc.NetworkMCBot.decide_cards`), each from its seat's view."""
-    from fh_env.view import seat_view
-
     calls = _neural_player(bot.network, bot.network.encoding_rules(rules))
 
     def play(fast: FastGames, rows: np.ndarray, masks: np.ndarray,
@@ -172,7 +174,7 @@ def _nmc_player(bot, rules: Rules) -> Player:
             out[~cards] = calls(fast, rows[~cards], masks, rngs)
         if cards.any():
             playing = rows[cards].tolist()
-            views = [seat_view(fast.to_state(i), int(fast.games["turn"][i])) for i in playing]
+            views = [_turn_view(fast, i) for i in playing]
             out[cards] = bot.decide_cards(views, [rngs(i) for i in playing])
         return out
 
