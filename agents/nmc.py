@@ -58,7 +58,10 @@ likewise against the network's favourite call).  Both off by default.
 and plays the network's card elsewhere: with the shipped network the search's follows lose to
 the network's, while its leads, with the belief model's worlds (``cards=leads,samples=1000,
 belief=0.5``), gain about 3 points a deal (docs/research-log.md, "Search at the leads
-only").  ``cards=all``, the default, searches every card.
+only").  ``cards=nullo`` searches only the cards of nullo-type contracts (declarer's and
+defenders'), where a network is furthest behind a search (docs/research-log.md, session 33),
+and lets the network play the suit and notrump contracts.  ``cards=all``, the default,
+searches every card.
 
 ``time=S`` is a time control: each searched decision repeats rounds of ``samples`` worlds
 (``calls`` or ``discards`` for a searched call or discard) until ``S`` seconds have passed since
@@ -67,7 +70,7 @@ machine's speed, so with ``time`` the same seed no longer gives the same games; 
 alone is the reproducible control.
 
 Spec: ``nmc:PATH[,samples=N][,infer=X][,rollout=rule|net][,calls=N][,discards=N][,belief=X]
-[,top=K][,margin=P][,cards=all|leads|follows][,time=S]``
+[,top=K][,margin=P][,cards=all|leads|follows|nullo][,time=S]``
 (``PATH`` as for ``neural``: a checkpoint, a run directory, a shipped name or ``best``).  It plays the
 table sizes and rules both halves play (the network's rules, ``mcfast``'s compiled core).
 """
@@ -81,7 +84,7 @@ from typing import Callable
 import numpy as np
 import torch
 
-from fh_env.actions import PASS
+from fh_env.actions import NULLO_TYPES, PASS
 from fh_env.compiled import observe as fastobs
 from fh_env.compiled.engine import HAND_OVER, PLAY
 from fh_env.compiled.games import FastGames
@@ -99,8 +102,8 @@ from .compiled.rule import play_seats
 #: (``mcfast``'s rollouts); ``net``, the network itself at every seat.
 ROLLOUTS = ("rule", "net")
 #: Which card decisions are searched (the network plays the others): every card, the first card
-#: of each trick, or the other cards of a trick.
-CARD_PARTS = ("all", "leads", "follows")
+#: of each trick, the other cards of a trick, or the cards of nullo-type contracts.
+CARD_PARTS = ("all", "leads", "follows", "nullo")
 #: How many of the network's favourite calls (or discards) a search of them tries, pass always
 #: among them when legal: each costs a batch of rollouts.
 CALL_CANDIDATES = 4
@@ -177,7 +180,9 @@ class NetworkMCBot:
 
     def searches(self, view: SeatView) -> bool:
         """Whether this card decision is searched (``cards``): a lead is the first card of a
-        trick, a follow any other."""
+        trick, a follow any other; ``nullo``, a card of a nullo-type contract."""
+        if self.cards == "nullo":
+            return view.contract in NULLO_TYPES
         return self.cards == "all" or (self.cards == "leads") == (not view.trick)
 
     def decide_call(self, view: SeatView, rng: random.Random
@@ -468,7 +473,7 @@ def make_nmc(name: str, arg: str, samples: int = 100, infer: float = 0.0,
              belief: float = 0.0, top: int = 0, margin: float = 0.0, cards: str = "all",
              time: float = 0.0) -> NetworkMCBot:
     """Registry factory: ``nmc:PATH[,samples=N][,infer=X][,rollout=rule|net][,calls=N]
-    [,discards=N][,belief=X][,top=K][,margin=P][,cards=all|leads|follows][,time=S]``."""
+    [,discards=N][,belief=X][,top=K][,margin=P][,cards=all|leads|follows|nullo][,time=S]``."""
     network = NeuralBot.load(arg, greedy=True)  # resolves best, best-PRESET, older names
     return NetworkMCBot(network, samples=samples, name=name, infer=infer, rollout=rollout,
                         calls=calls, discards=discards, belief=belief, top=top,

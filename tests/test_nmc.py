@@ -173,8 +173,44 @@ def test_cards_searches_only_that_part_of_the_tricks(part: str, monkeypatch) -> 
         assert card == bot.act(view, random.Random(7))
 
 
+def test_cards_nullo_searches_only_the_cards_of_nullo_contracts(monkeypatch) -> None:
+    """``cards=nullo``: the declarer's and the defenders' cards of a nullo-type contract are
+    searched, every card of a suit contract is the network's."""
+    from fh_env.actions import NULLO_TYPES
+    from fh_env.rules import Rules
+
+    bot = make_bot("nmc:best-australian,samples=5,cards=nullo")
+    network = bot.network
+    searched: list[int] = []  # the contract of each searched card
+    decide = bot.decide
+
+    def recording(view, rng):
+        searched.append(view.contract)
+        return decide(view, rng)
+
+    monkeypatch.setattr(bot, "decide", recording)
+    nullo_cards = suit_cards = 0
+    for seed in range(60):
+        seen = Recorder(bot)
+        state = State(Rules.preset("australian"), seed=seed)
+        play_hand(state, [seen, seen, seen, seen], [random.Random(seed * 10 + s) for s in range(4)])
+        for view, action in seen.seen:
+            if view.phase != Phase.PLAY:
+                continue
+            if view.contract in NULLO_TYPES:
+                nullo_cards += 1
+            else:
+                suit_cards += 1
+                assert action == network.act(view, random.Random(0))
+        if nullo_cards and suit_cards:
+            break
+    assert nullo_cards and suit_cards  # both kinds of contract were played
+    assert searched and set(searched) <= set(NULLO_TYPES)
+
+
 def test_cards_is_checked() -> None:
     assert make_bot("nmc:ppo-selfplay,cards=leads").cards == "leads"
+    assert make_bot("nmc:ppo-selfplay,cards=nullo").cards == "nullo"
     assert make_bot("nmc:ppo-selfplay").cards == "all"
     with pytest.raises(ValueError, match="cards"):
         check_spec("nmc:ppo-selfplay,cards=middle")

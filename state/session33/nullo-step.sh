@@ -1,0 +1,17 @@
+#!/bin/bash
+# Session 33: a search step on the nullo contracts' cards alone, from a shipped preset agent.
+# nmc:AGENT,samples=100,cards=nullo labels only the card decisions of nullo-type contracts (the
+# network plays everything else at every seat, as in the pipeline's search step); the anchored
+# fit (T = 3, as the pipeline's search step) then moves the nullo branch alone.
+# Usage: bash state/session33/nullo-step.sh NAME AGENT PRESET HANDS SEED EPOCHS
+set -u
+cd "$(dirname "$0")/../.."
+export OMP_NUM_THREADS=1
+name=$1 agent=$2 preset=$3 hands=$4 seed=$5 epochs=$6 dir=runs/$1
+mkdir -p $dir
+for piece in 1 2; do
+  [ -f $dir/piece-$piece.npz ] || .venv/bin/python -m train.distill collect --teacher "nmc:$agent,samples=100,cards=nullo" \
+    --hands $((hands / 2)) --seed $((seed * 1000 + piece)) --search cards --out $dir/piece-$piece.npz > $dir/collect-$piece.log 2>&1
+done
+[ -f $dir/agent-e$epochs.pt ] || .venv/bin/python -m train.distill fit --init $agent --data $dir/piece-1.npz $dir/piece-2.npz \
+  --epochs $epochs --temperature 3 --anchor --seed $seed --out $dir/agent-e$epochs.pt > $dir/fit-e$epochs.log 2>&1
