@@ -189,12 +189,6 @@ def test_a_sigkill_inside_ppo_resumes(tmp_path: Path) -> None:
     ("stages = []\n", "at least one [[stages]] table"),
     ("[[stages]]\nkind = 'distill'\nsearch = 'cards'\nnullo_calls = true\n",
      "nullo calls are candidates of deal branches only"),
-    ("[[stages]]\nkind = 'distill'\nsearch = 'cards'\ncards = 'trumps'\n",
-     "cards='trumps' must be one of all, nullo"),
-    ("[[stages]]\nkind = 'distill'\nsearch = 'deal'\ncards = 'nullo'\n",
-     "not deal branches"),
-    ("[[stages]]\nkind = 'distill'\nsearch = 'cards'\ncards = 'nullo'\n",
-     "which these rules do not have"),
 ])
 def test_a_bad_pipeline_is_refused_in_one_line(tmp_path: Path, capsys, text: str,
                                                message: str) -> None:
@@ -418,20 +412,3 @@ def test_a_nullo_cards_stage_runs_end_to_end(tmp_path: Path, monkeypatch) -> Non
     assert record["labels"] == "nullo-cards" and record["counts"]["hands"] == 6
     assert record["declarer_weight"] == 3.0 and record["joined"]
     assert record["counts"]["nullo_contracts"] > 0 and len(record["history"]) == 3
-
-
-def test_a_nullo_card_step_collects_the_cards_of_nullo_contracts_alone(tmp_path: Path) -> None:
-    """``cards = "nullo"``: the piece holds only card decisions of nullo-type contracts, each
-    scored by the search, so the stage's fit moves the nullo branch alone."""
-    import numpy as np
-
-    from fh_env.actions import NULLO_TYPES
-    from fh_env.rules import Rules
-    from train.pipeline import collect_piece
-
-    stage = {"search": "cards", "samples": 4, "cards": "nullo", "num_envs": 8, "opponent": ""}
-    collect_piece("best-australian", stage, 40, 3, str(tmp_path / "piece.npz"))
-    data = distill_module.load_data([tmp_path / "piece.npz"], Rules.preset("australian"))
-    assert len(data["labels"]) > 0
-    assert np.isin(data["records"]["contract"], NULLO_TYPES).all()
-    assert (np.isfinite(data["scores"].astype(np.float32)).sum(axis=1) > 1).mean() > 0.5

@@ -1,8 +1,11 @@
 #!/bin/bash
 # Session 33: a search step on the nullo contracts' cards alone, from a shipped preset agent.
 # nmc:AGENT,samples=100,cards=nullo labels only the card decisions of nullo-type contracts (the
-# network plays everything else at every seat, as in the pipeline's search step); the anchored
+# network plays every card, the searched ones too, as in the pipeline's search step); the anchored
 # fit (T = 3, as the pipeline's search step) then moves the nullo branch alone.
+# Measured as not helping (docs/research-log.md, session 33), so the collector that stores only
+# the searched card decisions of a teacher with cards=nullo was taken out again: this script
+# runs with train/distill.py as of commit e7fc710 (git checkout e7fc710 -- train/distill.py).
 # Usage: bash state/session33/nullo-step.sh NAME AGENT PRESET HANDS SEED EPOCHS
 set -u
 cd "$(dirname "$0")/../.."
@@ -10,7 +13,7 @@ export OMP_NUM_THREADS=1
 name=$1 agent=$2 preset=$3 hands=$4 seed=$5 epochs=$6 dir=runs/$1
 mkdir -p $dir
 for piece in 1 2; do
-  [ -f $dir/piece-$piece.npz ] || .venv/bin/python -m train.distill collect --teacher "nmc:$agent,samples=100,cards=nullo" \
+  [ -f $dir/piece-$piece.npz ] || .venv/bin/python -m train.distill collect --teacher "nmc:$agent,samples=100,cards=nullo" --player $agent \
     --hands $((hands / 2)) --seed $((seed * 1000 + piece)) --search cards --out $dir/piece-$piece.npz > $dir/collect-$piece.log 2>&1
 done
 [ -f $dir/agent-e$epochs.pt ] || .venv/bin/python -m train.distill fit --init $agent --data $dir/piece-1.npz $dir/piece-2.npz \
