@@ -59,9 +59,9 @@ and plays the network's card elsewhere: with the shipped network the search's fo
 the network's, while its leads, with the belief model's worlds (``cards=leads,samples=1000,
 belief=0.5``), gain about 3 points a deal (docs/research-log.md, "Search at the leads
 only").  ``cards=nullo`` searches only the cards of nullo-type contracts (declarer's and
-defenders'), where a network is furthest behind a search (docs/research-log.md, session 33),
-and lets the network play the suit and notrump contracts.  ``cards=all``, the default,
-searches every card.
+defenders'), where a preset agent is furthest behind a search (docs/research-log.md, "The
+nullo cards"), and lets the network play the suit and notrump contracts.  ``cards=all``, the
+default, searches every card.
 
 ``time=S`` is a time control: each searched decision repeats rounds of ``samples`` worlds
 (``calls`` or ``discards`` for a searched call or discard) until ``S`` seconds have passed since
