@@ -60,8 +60,10 @@ the network's, while its leads, with the belief model's worlds (``cards=leads,sa
 belief=0.5``), gain about 3 points a deal (docs/research-log.md, "Search at the leads
 only").  ``cards=nullo`` searches only the cards of nullo-type contracts (declarer's and
 defenders'), where a preset agent is furthest behind a search (docs/research-log.md, "The
-nullo cards"), and lets the network play the suit and notrump contracts.  ``cards=all``, the
-default, searches every card.
+nullo cards"), and lets the network play the suit and notrump contracts;
+``cards=nullo-declarer`` only the declarer's cards there, the decisions whose search choices a
+network learns by a fit (search distillation's ``cards = "nullo-declarer"``).  ``cards=all``,
+the default, searches every card.
 
 ``time=S`` is a time control: each searched decision repeats rounds of ``samples`` worlds
 (``calls`` or ``discards`` for a searched call or discard) until ``S`` seconds have passed since
@@ -70,7 +72,7 @@ machine's speed, so with ``time`` the same seed no longer gives the same games; 
 alone is the reproducible control.
 
 Spec: ``nmc:PATH[,samples=N][,infer=X][,rollout=rule|net][,calls=N][,discards=N][,belief=X]
-[,top=K][,margin=P][,cards=all|leads|follows|nullo][,time=S]``
+[,top=K][,margin=P][,cards=all|leads|follows|nullo|nullo-declarer][,time=S]``
 (``PATH`` as for ``neural``: a checkpoint, a run directory, a shipped name or ``best``).  It plays the
 table sizes and rules both halves play (the network's rules, ``mcfast``'s compiled core).
 """
@@ -102,8 +104,9 @@ from .compiled.rule import play_seats
 #: (``mcfast``'s rollouts); ``net``, the network itself at every seat.
 ROLLOUTS = ("rule", "net")
 #: Which card decisions are searched (the network plays the others): every card, the first card
-#: of each trick, the other cards of a trick, or the cards of nullo-type contracts.
-CARD_PARTS = ("all", "leads", "follows", "nullo")
+#: of each trick, the other cards of a trick, the cards of nullo-type contracts, or the
+#: declarer's cards of nullo-type contracts.
+CARD_PARTS = ("all", "leads", "follows", "nullo", "nullo-declarer")
 #: How many of the network's favourite calls (or discards) a search of them tries, pass always
 #: among them when legal: each costs a batch of rollouts.
 CALL_CANDIDATES = 4
@@ -180,9 +183,11 @@ class NetworkMCBot:
 
     def searches(self, view: SeatView) -> bool:
         """Whether this card decision is searched (``cards``): a lead is the first card of a
-        trick, a follow any other; ``nullo``, a card of a nullo-type contract."""
-        if self.cards == "nullo":
-            return view.contract in NULLO_TYPES
+        trick, a follow any other; ``nullo``, a card of a nullo-type contract;
+        ``nullo-declarer``, the declarer's card there."""
+        if self.cards.startswith("nullo"):
+            return view.contract in NULLO_TYPES and (
+                self.cards == "nullo" or view.seat == view.declarer)
         return self.cards == "all" or (self.cards == "leads") == (not view.trick)
 
     def decide_call(self, view: SeatView, rng: random.Random
@@ -473,7 +478,7 @@ def make_nmc(name: str, arg: str, samples: int = 100, infer: float = 0.0,
              belief: float = 0.0, top: int = 0, margin: float = 0.0, cards: str = "all",
              time: float = 0.0) -> NetworkMCBot:
     """Registry factory: ``nmc:PATH[,samples=N][,infer=X][,rollout=rule|net][,calls=N]
-    [,discards=N][,belief=X][,top=K][,margin=P][,cards=all|leads|follows|nullo][,time=S]``."""
+    [,discards=N][,belief=X][,top=K][,margin=P][,cards=all|leads|follows|nullo|nullo-declarer][,time=S]``."""
     network = NeuralBot.load(arg, greedy=True)  # resolves best, best-PRESET, older names
     return NetworkMCBot(network, samples=samples, name=name, infer=infer, rollout=rollout,
                         calls=calls, discards=discards, belief=belief, top=top,

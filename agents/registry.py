@@ -37,7 +37,7 @@ name               bot
                    shipped agent for the default rules (:data:`agents.shipped.BEST_AGENTS`)
 ``nmc``            a trained policy's calls and discards, Monte Carlo card play
                    (:mod:`agents.nmc`), ``nmc:PATH[,samples=N][,infer=X][,rollout=net]``
-                   ``[,calls=N][,discards=N][,belief=X][,top=K][,margin=P][,cards=leads|nullo]``
+                   ``[,calls=N][,discards=N][,belief=X][,top=K][,margin=P][,cards=leads|...]``
                    ``[,time=S]``
 ``ismcts``         OpenSpiel's IS-MCTS (:mod:`agents.ismcts`, imported lazily: the
                    ``openspiel`` extra); options ``sims``, ``uct_c``, ``rollouts``, ``rollout``
@@ -363,9 +363,10 @@ BOTS: dict[str, BotInfo] = {
                            "better (0: off)",
                            minimum=0, default=0.0),
                     Option("cards", "choice", "which cards are searched: every card, the "
-                           "first of each trick (leads), the others (follows) or those of "
-                           "nullo-type contracts (nullo); the network plays the rest",
-                           choices=("all", "leads", "follows", "nullo"),
+                           "first of each trick (leads), the others (follows), those of "
+                           "nullo-type contracts (nullo) or their declarer's (nullo-declarer); "
+                           "the network plays the rest",
+                           choices=("all", "leads", "follows", "nullo", "nullo-declarer"),
                            default="all"),
                     Option("time", "float", "seconds a searched decision: repeat rounds of "
                            "samples worlds until they pass (0: one round; not reproducible "

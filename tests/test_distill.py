@@ -267,12 +267,25 @@ def test_deal_branches_against_mcfast_give_the_same_data_for_the_same_seed() -> 
     assert np.isfinite(first["scores"].astype(np.float32)).sum(axis=1).max() > 1
 
 
-def test_a_card_search_step_refuses_a_teacher_that_searches_part_of_the_cards() -> None:
-    """``nmc:...,cards=leads`` plays the network's follows: a card step would label them with the
-    search all the same, so it is refused before any table is dealt."""
-    teacher = make_bot("nmc:ppo-selfplay,samples=2,cards=leads")
-    with pytest.raises(ValueError, match="cards=leads"):
-        distill.collect(teacher, hands=1, seed=9, num_envs=1, progress=False)
+@pytest.mark.parametrize("part", ["leads", "nullo"])
+def test_a_card_search_step_of_part_of_the_cards_stores_that_part_only(part: str) -> None:
+    """``nmc:...,cards=leads`` (or ``nullo``) searches the first card of each trick (or the cards
+    of nullo-type contracts) and lets the network play the rest: only the searched decisions
+    are stored, so that nothing the search did not score is fitted as if it had."""
+    from fh_env.actions import NULLO_TYPES
+
+    spec = "best-australian" if part == "nullo" else "ppo-selfplay"
+    teacher = make_bot(f"nmc:{spec},samples=4,cards={part}")
+    data = distill.collect(teacher, hands=40 if part == "nullo" else 4, seed=9, num_envs=8,
+                           progress=False)
+    records = data["records"]
+    assert len(records) and (records["phase"] == PLAY).all()
+    if part == "leads":
+        assert (records["ntrick"] == 0).all()
+    else:
+        assert np.isin(records["contract"], NULLO_TYPES).all()
+    scored = np.isfinite(data["scores"].astype(np.float32)).sum(axis=1) > 1
+    assert scored.mean() > 0.5  # most have two or more cards to search
 
 
 def test_a_call_search_collection_stores_scored_calls_only(tmp_path, capsys) -> None:

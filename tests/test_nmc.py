@@ -173,19 +173,23 @@ def test_cards_searches_only_that_part_of_the_tricks(part: str, monkeypatch) -> 
         assert card == bot.act(view, random.Random(7))
 
 
-def test_cards_nullo_searches_only_the_cards_of_nullo_contracts(monkeypatch) -> None:
+@pytest.mark.parametrize("part", ["nullo", "nullo-declarer"])
+def test_cards_nullo_searches_only_the_cards_of_nullo_contracts(part: str, monkeypatch) -> None:
     """``cards=nullo``: the declarer's and the defenders' cards of a nullo-type contract are
-    searched, every card of a suit contract is the network's."""
+    searched (``nullo-declarer``: the declarer's alone), every card of a suit contract is the
+    network's."""
     from fh_env.actions import NULLO_TYPES
     from fh_env.rules import Rules
 
-    bot = make_bot("nmc:best-australian,samples=5,cards=nullo")
+    bot = make_bot(f"nmc:best-australian,samples=5,cards={part}")
     network = bot.network
     searched: list[int] = []  # the contract of each searched card
+    declarers: set[bool] = set()  # whether each searched card was the declarer's
     decide = bot.decide
 
     def recording(view, rng):
         searched.append(view.contract)
+        declarers.add(view.seat == view.declarer)
         return decide(view, rng)
 
     monkeypatch.setattr(bot, "decide", recording)
@@ -206,6 +210,7 @@ def test_cards_nullo_searches_only_the_cards_of_nullo_contracts(monkeypatch) -> 
             break
     assert nullo_cards and suit_cards  # both kinds of contract were played
     assert searched and set(searched) <= set(NULLO_TYPES)
+    assert declarers == ({True} if part == "nullo-declarer" else {True, False})
 
 
 def test_cards_is_checked() -> None:

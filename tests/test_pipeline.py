@@ -189,6 +189,12 @@ def test_a_sigkill_inside_ppo_resumes(tmp_path: Path) -> None:
     ("stages = []\n", "at least one [[stages]] table"),
     ("[[stages]]\nkind = 'distill'\nsearch = 'cards'\nnullo_calls = true\n",
      "nullo calls are candidates of deal branches only"),
+    ("[[stages]]\nkind = 'distill'\nsearch = 'cards'\ncards = 'trumps'\n",
+     "cards='trumps' must be one of all, nullo-declarer"),
+    ("[[stages]]\nkind = 'distill'\nsearch = 'deal'\ncards = 'nullo-declarer'\n",
+     "not deal branches"),
+    ("[[stages]]\nkind = 'distill'\nsearch = 'cards'\ncards = 'nullo-declarer'\n",
+     "which these rules do not have"),
 ])
 def test_a_bad_pipeline_is_refused_in_one_line(tmp_path: Path, capsys, text: str,
                                                message: str) -> None:
@@ -412,3 +418,24 @@ def test_a_nullo_cards_stage_runs_end_to_end(tmp_path: Path, monkeypatch) -> Non
     assert record["labels"] == "nullo-cards" and record["counts"]["hands"] == 6
     assert record["declarer_weight"] == 3.0 and record["joined"]
     assert record["counts"]["nullo_contracts"] > 0 and len(record["history"]) == 3
+
+
+def test_a_nullo_declarer_step_collects_the_declarers_nullo_cards_alone(tmp_path: Path) -> None:
+    """``cards = "nullo-declarer"``: the piece holds only the declarer's card decisions of
+    nullo-type contracts, each scored by the search, so the stage's fit moves the nullo branch
+    alone."""
+    import numpy as np
+
+    from fh_env.actions import NULLO_TYPES
+    from fh_env.rules import Rules
+    from train.pipeline import collect_piece
+
+    stage = {"search": "cards", "samples": 4, "cards": "nullo-declarer", "num_envs": 8,
+             "opponent": ""}
+    collect_piece("best-australian", stage, 40, 3, str(tmp_path / "piece.npz"))
+    data = distill_module.load_data([tmp_path / "piece.npz"], Rules.preset("australian"))
+    assert len(data["labels"]) > 0
+    records = data["records"]
+    assert np.isin(records["contract"], NULLO_TYPES).all()
+    assert (records["turn"] == records["declarer"]).all()
+    assert (np.isfinite(data["scores"].astype(np.float32)).sum(axis=1) > 1).mean() > 0.5

@@ -133,9 +133,6 @@ def _check_collect(teacher: NetworkMCBot, player: NeuralBot | None, cards: bool,
     rules = network.rules
     if rules is None:
         raise ValueError("the teacher's network names no rules")
-    if cards and teacher.cards != "all":
-        raise ValueError(f"the teacher's cards={teacher.cards}: a search step scores every card "
-                         "decision (cards=all)")
     if not cards and not teacher.calls and not deal:
         raise ValueError("nothing to search: the cards are skipped and the teacher's calls=0")
     if deal is not None and (teacher.calls or cards or deal not in ("calls", "all")):
@@ -186,9 +183,9 @@ class _Tables:
         played = labels if self.player is None else _greedy(self.player.net, obs, mask)
         q = np.full((len(rows), self.venv.num_actions), np.nan, dtype=np.float32)
         phase = games["phase"][rows]
-        self._search(rows, phase, labels, played, q)
+        searched = self._search(rows, phase, labels, played, q)
         self._branch_scores(games, rows, phase, q)
-        step = self._store(games, rows, phase, labels, q)
+        step = self._store(games, rows, phase, labels, q, searched)
         actions[rows] = played
         return step, actions
 
@@ -211,14 +208,18 @@ class _Tables:
         return rows[mine]
 
     def _search(self, rows: np.ndarray, phase: np.ndarray, labels: np.ndarray,
-                played: np.ndarray, q: np.ndarray) -> None:
-        """The teacher's search on the decisions it scores (cards if ``cards``, calls with its
-        ``calls`` above 0), row by row from its one random stream: its choice becomes the
-        label (and the move, without a player) and its means the scores."""
+                played: np.ndarray, q: np.ndarray) -> np.ndarray:
+        """The teacher's search on the decisions it scores (cards if ``cards``, those its
+        ``cards=`` names; calls with its ``calls`` above 0), row by row from its one random
+        stream: its choice becomes the label (and the move, without a player) and its means
+        the scores.  Returns which rows were searched."""
         searched = ((phase == PLAY) & self.cards) | ((phase == AUCTION) & bool(self.teacher.calls))
         for k in np.flatnonzero(searched).tolist():
             view = seat_view(self.venv.states[int(rows[k])], int(self.venv.seat[rows[k]]))
             card = phase[k] == PLAY
+            if card and not self.teacher.searches(view):
+                searched[k] = False
+                continue
             decide = self.teacher.decide if card else self.teacher.decide_call
             action, candidates, means = decide(view, self.rng)
             labels[k] = action
@@ -229,6 +230,7 @@ class _Tables:
                     q[k, group] = value[group[0]]
             if self.player is None:
                 played[k] = action
+        return searched
 
     def _branch_scores(self, games: np.ndarray, rows: np.ndarray, phase: np.ndarray,
                        q: np.ndarray) -> None:
@@ -246,12 +248,16 @@ class _Tables:
                                     logits, self.venv.mask[rows[b]])
 
     def _store(self, games: np.ndarray, rows: np.ndarray, phase: np.ndarray,
-               labels: np.ndarray, q: np.ndarray) -> _Step:
-        """The step's kept decisions, copied and narrowed for storage: all of them where the
-        cards are searched or every decision branched, else only what was scored (the calls
-        and discards of ``deal="calls"``, the auction of a calls-only search)."""
-        keep = slice(None) if self.cards or self.deal == "all" else (
-            phase < PLAY if self.deal else phase == AUCTION)
+               labels: np.ndarray, q: np.ndarray, searched: np.ndarray) -> _Step:
+        """The step's kept decisions, copied and narrowed for storage: all of them where
+        every card is searched or every decision branched, else only what was scored (the
+        cards the teacher's ``cards=`` names, the calls and discards of ``deal="calls"``,
+        the auction of a calls-only search)."""
+        if self.cards and self.teacher.cards != "all":
+            keep = searched
+        else:
+            keep = slice(None) if self.cards or self.deal == "all" else (
+                phase < PLAY if self.deal else phase == AUCTION)
         return (games[rows][keep].copy(), labels[keep].astype(np.int16),
                 q[keep].astype(np.float16))
 

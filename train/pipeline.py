@@ -58,6 +58,9 @@ from .config import TrainConfig, _parse_value
 #: each): ``nullo``, its nullo-type calls and its discards in nullo contracts (the other rows
 #: anchored); ``nullo-cards``, its card play in nullo contracts, into the nullo branch alone.
 IMITATE_LABELS = ("nullo", "nullo-cards")
+#: Which card decisions a distill stage's search scores (``search = "cards"``): every card, or
+#: the declarer's in nullo-type contracts alone (``nmc``'s ``cards=nullo-declarer``).
+DISTILL_CARDS = ("all", "nullo-declarer")
 #: What a ``labels = "nullo"`` stage teaches of the teacher's double-nullo calls.
 DOUBLE_NULLO_CALLS = ("copy", "pass")
 
@@ -114,6 +117,12 @@ class DistillStage:
     pieces: int = 4
     #: Worlds a decision of the search (``search = "cards"`` only).
     samples: int = 100
+    #: Which card decisions the search scores (``search = "cards"`` only): ``all``, or
+    #: ``nullo-declarer``, the declarer's in nullo-type contracts alone, where a preset agent
+    #: is far behind the search and a fit learns the search's choices (the defenders' it did
+    #: not: docs/research-log.md, "The nullo cards"); only they are stored, so the fit moves
+    #: the nullo branch alone.
+    cards: str = "all"
     #: A bot holding every seat but the network's side (a team, or one seat of three), the
     #: network's side moving on every hand; "" for self-play.
     opponent: str = "rule"
@@ -148,6 +157,12 @@ class DistillStage:
         for key in ("temperature", "call_temperature"):
             if getattr(stage, key) < 0:
                 raise ValueError(f"{where}: {key}={getattr(stage, key)} must be at least 0")
+        if stage.cards not in DISTILL_CARDS:
+            raise ValueError(f"{where}: cards={stage.cards!r} must be one of "
+                             f"{', '.join(DISTILL_CARDS)}")
+        if stage.cards != "all" and stage.search != "cards":
+            raise ValueError(f"{where}: cards={stage.cards!r} names the cards a search scores "
+                             f"(search = \"cards\"), not deal branches")
         if stage.nullo_calls and stage.search == "cards":
             raise ValueError(f"{where}: nullo_calls=true: nullo calls are candidates of deal "
                              f"branches only (search = \"deal\" or \"deal-calls\"), not of "
@@ -372,7 +387,12 @@ class PipelineConfig:
         where = f"stage {i + 1} ({self.kind(i)})"
         table = {k: v for k, v in self.stages[i].items() if k not in ("kind", "players")}
         if self.kind(i) == "distill":
-            return DistillStage.from_dict(table, where)
+            distill = DistillStage.from_dict(table, where)
+            if distill.cards != "all" and not load_rules(self.rules).has_nullo_calls:
+                raise ValueError(f"{where}: cards={distill.cards!r} searches the cards of nullo "
+                                 f"contracts, which these rules do not have "
+                                 f"({', '.join(NULLO_BIDS)} are off)")
+            return distill
         if self.kind(i) == "imitate":
             imitate = ImitateStage.from_dict(table, where)
             imitate.check_rules(load_rules(self.rules), where)
@@ -616,7 +636,8 @@ def collect_piece(agent: str, stage: dict[str, Any], hands: int, seed: int, path
 
     from . import distill
 
-    samples = f",samples={stage['samples']}" if stage["search"] == "cards" else ""
+    samples = (f",samples={stage['samples']},cards={stage.get('cards', 'all')}"
+               if stage["search"] == "cards" else "")
     teacher = distill.make_teacher(f"nmc:{agent}{samples}", stage["search"])
     player = NeuralBot.load(agent, greedy=True)
     cards, deal = distill.SEARCH_PARTS[stage["search"]]
