@@ -3,9 +3,9 @@
 # nmc:AGENT,samples=100,cards=nullo labels only the card decisions of nullo-type contracts (the
 # network plays every card, the searched ones too, as in the pipeline's search step); the anchored
 # fit (T = 3, as the pipeline's search step) then moves the nullo branch alone.
-# Measured as not helping (docs/research-log.md, session 33), so the collector that stores only
-# the searched card decisions of a teacher with cards=nullo was taken out again: this script
-# runs with train/distill.py as of commit e7fc710 (git checkout e7fc710 -- train/distill.py).
+# Level head to head with the defenders' cards in the fit (docs/research-log.md, "The nullo
+# cards"); state/session33/declarer_rows.py keeps the declarer's, which gained.  The stage
+# cards = "nullo-declarer" does that in one run (state/session33/australian-nd).
 # Usage: bash state/session33/nullo-step.sh NAME AGENT PRESET HANDS SEED EPOCHS
 set -u
 cd "$(dirname "$0")/../.."
