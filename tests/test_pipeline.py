@@ -189,6 +189,7 @@ def test_a_sigkill_inside_ppo_resumes(tmp_path: Path) -> None:
     ("stages = []\n", "at least one [[stages]] table"),
     ("[[stages]]\nkind = 'distill'\nsearch = 'cards'\nnullo_calls = true\n",
      "nullo calls are candidates of deal branches only"),
+    ("[[stages]]\nkind = 'distill'\ntemperature = 0.0\n", "set call_temperature = 0"),
     ("[[stages]]\nkind = 'distill'\nsearch = 'cards'\ncards = 'trumps'\n",
      "cards='trumps' must be one of all, nullo-declarer"),
     ("[[stages]]\nkind = 'distill'\nsearch = 'deal'\ncards = 'nullo-declarer'\n",

@@ -157,6 +157,12 @@ class DistillStage:
         for key in ("temperature", "call_temperature"):
             if getattr(stage, key) < 0:
                 raise ValueError(f"{where}: {key}={getattr(stage, key)} must be at least 0")
+        if stage.temperature == 0 and stage.call_temperature > 0:
+            # the fit refuses it (train.distill.check_fit_options); refused here before the
+            # collection rather than after it
+            raise ValueError(f"{where}: temperature=0 fits the search's choices alone, so "
+                             f"call_temperature={stage.call_temperature} cannot apply: set "
+                             "call_temperature = 0")
         if stage.cards not in DISTILL_CARDS:
             raise ValueError(f"{where}: cards={stage.cards!r} must be one of "
                              f"{', '.join(DISTILL_CARDS)}")
