@@ -28,7 +28,7 @@ RENAMED: dict[str, str] = {
 #: the leaderboard of docs/bots.md (duplicate deals that neither training nor selection used);
 #: update it when a stronger agent is shipped.
 BEST_AGENTS: dict[str, str] = {"australian-no-nullo": "distill-branches-2",
-                               "australian": "distill-australian-calls-steps-2",
+                               "australian": "distill-australian-nullo-declarer",
                                "canadian": "distill-canadian-dagger",
                                "avondale-classic": "distill-avondale-classic-calls-steps",
                                "american-double-nullo": "distill-american-double-nullo-calls-steps-2",

@@ -195,7 +195,7 @@ def test_neural_best_is_the_shipped_agent_for_the_default_rules() -> None:
     ("neural:best-six-handed", "'six-handed' has no shipped agent; best agents exist "
                                  "for: neural:best-australian-no-nullo (= neural:distill-branches-2, "
                                  "also neural:best), neural:best-australian (= "
-                                 "neural:distill-australian-calls-steps-2), neural:best-canadian (= "
+                                 "neural:distill-australian-nullo-declarer), neural:best-canadian (= "
                                  "neural:distill-canadian-dagger)"),
     ("neural:best-nowhere", "'nowhere' is not a preset (presets: australian-no-nullo"),
 ])
