@@ -30,7 +30,7 @@ RENAMED: dict[str, str] = {
 BEST_AGENTS: dict[str, str] = {"australian-no-nullo": "distill-branches-2",
                                "australian": "distill-australian-nullo-declarer",
                                "canadian": "distill-canadian-dagger",
-                               "avondale-classic": "distill-avondale-classic-calls-steps",
+                               "avondale-classic": "distill-avondale-classic-nullo-declarer",
                                "american-double-nullo": "distill-american-double-nullo-calls-steps-2",
                                "american-45": "distill-american-45-4",
                                "american": "distill-american-calls-steps-4",
