@@ -92,6 +92,14 @@ def _typed(cls: type, data: dict[str, Any], where: str, what: str) -> dict[str, 
     return data
 
 
+def _check_choices(stage: Any, where: str, choices: dict[str, tuple[str, ...]]) -> None:
+    """Each key of ``choices`` holds one of its values."""
+    for key, allowed in choices.items():
+        if getattr(stage, key) not in allowed:
+            raise ValueError(f"{where}: {key}={getattr(stage, key)!r} must be one of "
+                             f"{', '.join(allowed)}")
+
+
 def _check_ranges(stage: Any, where: str, keys: tuple[str, ...]) -> None:
     """The ranges every collecting stage shares: ``keys`` at least 1, no more pieces than
     hands, a learning rate above 0."""
@@ -149,9 +157,7 @@ class DistillStage:
     @classmethod
     def from_dict(cls, data: dict[str, Any], where: str) -> "DistillStage":
         stage = cls(**_typed(cls, data, where, "a distill stage"))
-        if stage.search not in SEARCHES:
-            raise ValueError(f"{where}: search={stage.search!r} must be one of "
-                             f"{', '.join(SEARCHES)}")
+        _check_choices(stage, where, {"search": SEARCHES, "cards": DISTILL_CARDS})
         _check_ranges(stage, where, ("hands", "pieces", "samples", "epochs", "num_envs",
                                      "workers"))
         for key in ("temperature", "call_temperature"):
@@ -163,9 +169,6 @@ class DistillStage:
             raise ValueError(f"{where}: temperature=0 fits the search's choices alone, so "
                              f"call_temperature={stage.call_temperature} cannot apply: set "
                              "call_temperature = 0")
-        if stage.cards not in DISTILL_CARDS:
-            raise ValueError(f"{where}: cards={stage.cards!r} must be one of "
-                             f"{', '.join(DISTILL_CARDS)}")
         if stage.cards != "all" and stage.search != "cards":
             raise ValueError(f"{where}: cards={stage.cards!r} names the cards a search scores "
                              f"(search = \"cards\"), not deal branches")
@@ -221,12 +224,8 @@ class ImitateStage:
     @classmethod
     def from_dict(cls, data: dict[str, Any], where: str) -> "ImitateStage":
         stage = cls(**_typed(cls, data, where, "an imitate stage"))
-        if stage.labels not in IMITATE_LABELS:
-            raise ValueError(f"{where}: labels={stage.labels!r} must be one of "
-                             f"{', '.join(IMITATE_LABELS)}")
-        if stage.double_nullo_calls not in DOUBLE_NULLO_CALLS:
-            raise ValueError(f"{where}: double_nullo_calls={stage.double_nullo_calls!r} must be "
-                             f"one of {', '.join(DOUBLE_NULLO_CALLS)}")
+        _check_choices(stage, where, {"labels": IMITATE_LABELS,
+                                      "double_nullo_calls": DOUBLE_NULLO_CALLS})
         if stage.double_nullo_calls != "copy" and stage.labels != "nullo":
             raise ValueError(f"{where}: double_nullo_calls={stage.double_nullo_calls!r} is for "
                              f"labels='nullo'; labels={stage.labels!r} copies no call")
