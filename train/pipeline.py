@@ -185,6 +185,13 @@ class DistillStage:
                 raise ValueError(f"{where}: opponent={stage.opponent!r}: {err}") from None
         return stage
 
+    def check_rules(self, rules: Rules, where: str) -> None:
+        """Refuse, before anything runs, a search of nullo cards under rules without them."""
+        if self.cards != "all" and not rules.has_nullo_calls:
+            raise ValueError(f"{where}: cards={self.cards!r} searches the cards of nullo "
+                             f"contracts, which these rules do not have "
+                             f"({', '.join(NULLO_BIDS)} are off)")
+
 
 @dataclass
 class ImitateStage:
@@ -393,10 +400,7 @@ class PipelineConfig:
         table = {k: v for k, v in self.stages[i].items() if k not in ("kind", "players")}
         if self.kind(i) == "distill":
             distill = DistillStage.from_dict(table, where)
-            if distill.cards != "all" and not load_rules(self.rules).has_nullo_calls:
-                raise ValueError(f"{where}: cards={distill.cards!r} searches the cards of nullo "
-                                 f"contracts, which these rules do not have "
-                                 f"({', '.join(NULLO_BIDS)} are off)")
+            distill.check_rules(load_rules(self.rules), where)
             return distill
         if self.kind(i) == "imitate":
             imitate = ImitateStage.from_dict(table, where)

@@ -9,12 +9,11 @@ Usage: python state/session33/nullo_regret.py --data PIECE.npz ... --agents SPEC
 import argparse
 
 import numpy as np
-import torch
 
 import fh_env.actions as A
-from agents.neural import NeuralBot, masked_logits
+from agents.neural import NeuralBot
 from fh_env.compiled.engine import PLAY
-from train.distill import Batches, load_data, regret
+from train.distill import Batches, evaluate, load_data
 
 
 def groups(records: np.ndarray, players: int) -> dict[str, np.ndarray]:
@@ -27,27 +26,12 @@ def groups(records: np.ndarray, players: int) -> dict[str, np.ndarray]:
             "nullo defence": play & nullo & ~declaring}
 
 
-def measure(spec: str, data: dict, rules, batch: int = 4096) -> dict[str, list[float]]:
-    net = NeuralBot.load(spec).net.eval()
+def measure(spec: str, data: dict, rules) -> dict[str, dict[str, float]]:
+    """train.distill.evaluate on each group's rows (all card decisions)."""
+    net = NeuralBot.load(spec).net
     batches = Batches(rules)
-    out: dict[str, list[float]] = {}
-    with torch.no_grad():
-        for start in range(0, len(data["labels"]), batch):
-            sl = slice(start, start + batch)
-            records = data["records"][sl]
-            obs, mask = batches(records)
-            logits = masked_logits(net(obs)[0], mask)
-            labels = torch.from_numpy(data["labels"][sl].astype(np.int64))
-            scores = torch.from_numpy(data["scores"][sl].astype(np.float32))
-            hit = (logits.argmax(1) == labels).numpy()
-            for name, rows in groups(records, rules.players).items():
-                acc = out.setdefault(name, [0, 0, 0.0, 0])
-                acc[0] += int(hit[rows].sum())
-                acc[1] += int(rows.sum())
-                r, k = regret(logits[torch.from_numpy(rows)], scores[torch.from_numpy(rows)])
-                acc[2] += r
-                acc[3] += k
-    return out
+    return {name: evaluate(net, data, np.flatnonzero(rows), batches)
+            for name, rows in groups(data["records"], rules.players).items()}
 
 
 def main() -> None:
@@ -59,9 +43,9 @@ def main() -> None:
     data = load_data(args.data, rules)
     print(f"{len(data['labels'])} decisions")
     for spec in args.agents:
-        for name, (hit, n, lost, k) in measure(spec, data, rules).items():
-            print(f"{spec:50} {name:15} {n:8d} agree {hit / max(1, n):6.1%} "
-                  f"regret {lost / max(1, k):6.2f}")
+        for name, row in measure(spec, data, rules).items():
+            print(f"{spec:50} {name:15} {row['searched']:8d} searched  agree "
+                  f"{row['card_agreement']:6.1%} regret {row['regret']:6.2f}")
 
 
 if __name__ == "__main__":
