@@ -7,7 +7,7 @@ measure A's calls, A's leads and A's follows each alone in B's play, against B, 
 duplicate deals::
 
     python -m arena.split neural:runs/x/agent.pt neural:best --deals 2000 --seed 2061
-    python -m arena.split nmc:best neural:best --parts leads,follows
+    python -m arena.split nmc:best neural:best --parts leads,follows --workers 2
 
 Each row is a duplicate match of B with that part of A's play against B itself.
 """
@@ -39,6 +39,22 @@ class SplitBot:
     def __init__(self, calls: Bot, leads: Bot, follows: Bot, name: str = "split") -> None:
         self.parts = {"calls": calls, "leads": leads, "follows": follows}
         self.name = name
+        self._specs: tuple[dict[str, str], Rules, str] | None = None
+
+    @classmethod
+    def from_specs(cls, specs: dict[str, str], rules: Rules, name: str = "split") -> SplitBot:
+        """Each part's bot from its registry spec (one bot a distinct spec).  Such a SplitBot
+        can be sent to worker processes: it pickles as its specs and is rebuilt there."""
+        built = {spec: make_bot(spec, rules) for spec in dict.fromkeys(specs.values())}
+        bot = cls(**{part: built[specs[part]] for part in PARTS}, name=name)
+        bot._specs = (dict(specs), rules, name)
+        return bot
+
+    def __reduce__(self):
+        if self._specs is None:
+            raise TypeError("a SplitBot built from bot objects stays in its process; build it "
+                            "with SplitBot.from_specs to play with workers")
+        return (SplitBot.from_specs, self._specs)
 
     @staticmethod
     def part(view: SeatView) -> str:
@@ -69,25 +85,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="the deals' seed")
     parser.add_argument("--rules", default="australian-no-nullo",
                         help="a preset name or a rules TOML file (default: australian-no-nullo)")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="processes that play the deals (the bots are copied to each)")
     args = parser.parse_args(argv)
     try:
         parts = args.parts.split(",")
         unknown = [p for p in parts if p not in PARTS]
         if unknown:
             raise ValueError(f"--parts takes {', '.join(PARTS)}, not {', '.join(unknown)}")
-        if args.deals < 1:
-            raise ValueError(f"--deals must be at least 1, not {args.deals}")
+        for flag, value in (("--deals", args.deals), ("--workers", args.workers)):
+            if value < 1:
+                raise ValueError(f"{flag} must be at least 1, not {value}")
         rules = load_rules(args.rules)
-        a, b = make_bot(args.a, rules), make_bot(args.b, rules)
+        splits = {part: SplitBot.from_specs(
+            {p: (args.a if p == part else args.b) for p in PARTS}, rules,
+            name=f"{args.b} with {args.a}'s {part}") for part in parts}
     except ValueError as err:  # CheckpointError and bad specs are ValueErrors
         print(f"python -m arena.split: error: {err}", file=sys.stderr)
         return 2
     print(f"each part of {args.a} alone in {args.b}'s play, against {args.b}: {args.deals} "
           f"duplicate deals of seed {args.seed}")
-    for part in parts:
-        bots = {p: (a if p == part else b) for p in PARTS}
-        split = SplitBot(**bots, name=f"{args.b} with {args.a}'s {part}")
-        res = duplicate(split, b, rules, deals=args.deals, seed=args.seed)
+    for part, split in splits.items():
+        res = duplicate(split, args.b, rules, deals=args.deals, seed=args.seed,
+                        workers=args.workers)
         print(f"{part:<8} {res.mean:+6.1f}  95% CI [{res.ci_low:+.1f}, {res.ci_high:+.1f}]",
               flush=True)
     return 0

@@ -1,11 +1,17 @@
-"""arena.split: calls, leads and follows routed to their own bots, and its command line."""
+"""arena.split: calls, leads and follows routed to their own bots, in worker processes too,
+and its command line."""
 
 from __future__ import annotations
+
+import pickle
+
+import pytest
 
 from arena.duplicate import duplicate
 from agents.registry import make_bot
 from arena.split import SplitBot, main
 from fh_env.engine import Phase
+from fh_env.rules import Rules
 
 
 class Recorder:
@@ -46,3 +52,19 @@ def test_command_line_rows_and_one_line_errors(capsys) -> None:
         assert main(argv) == 2
         err = capsys.readouterr().err.strip()
         assert err.startswith("python -m arena.split: error:") and "\n" not in err
+
+
+def test_a_split_from_specs_plays_the_same_in_worker_processes() -> None:
+    specs = {"calls": "rule", "leads": "random", "follows": "rule"}
+    split = SplitBot.from_specs(specs, Rules())
+    copy = pickle.loads(pickle.dumps(split))  # what a spawned worker receives
+    assert copy.parts["calls"] is copy.parts["follows"] and copy.name == split.name
+    one = duplicate(split, "rule", deals=12, seed=4)
+    two = duplicate(SplitBot.from_specs(specs, Rules()), "rule", deals=12, seed=4, workers=2)
+    assert (one.mean, one.a_points) == (two.mean, two.a_points) and one.mean < 0
+
+
+def test_a_split_of_bot_objects_says_it_cannot_go_to_workers() -> None:
+    split = SplitBot(make_bot("rule"), make_bot("random"), make_bot("rule"))
+    with pytest.raises(TypeError, match="SplitBot.from_specs"):
+        pickle.dumps(split)
