@@ -31,9 +31,9 @@ BEST_AGENTS: dict[str, str] = {"australian-no-nullo": "distill-branches-2",
                                "australian": "distill-australian-nullo-declarer",
                                "canadian": "distill-canadian-dagger",
                                "avondale-classic": "distill-avondale-classic-nullo-declarer",
-                               "american-double-nullo": "distill-american-double-nullo-calls-steps-2",
+                               "american-double-nullo": "distill-american-double-nullo-nullo-declarer",
                                "american-45": "distill-american-45-4",
-                               "american": "distill-american-calls-steps-4",
+                               "american": "distill-american-nullo-declarer",
                                "three-handed": "distill-three-handed-rule-steps",
                                "six-handed": "distill-six-handed-calls-steps"}
 DEFAULT_PRESET = "australian-no-nullo"  # the preset equal to Rules(), fh-eval's default
