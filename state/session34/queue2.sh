@@ -1,0 +1,12 @@
+#!/bin/bash
+# Session 34: after queue.sh, the mc6 bar of the two agents shipped from session 33's
+# nullo-declarer configs (american, american-double-nullo; neural:best-PRESET is read when each
+# match starts).  Skips a match whose output exists.
+set -u
+cd "$(dirname "$0")/../.."
+export OMP_NUM_THREADS=1
+while pgrep -f "session34/queue.sh" > /dev/null; do sleep 30; done
+ev() { out=$1; shift; [ -s $out ] && grep -q "points" $out && return
+       .venv/bin/fh-eval "$@" --workers 2 --no-progress > $out 2>&1; }
+ev runs/american-nd-mc6.txt neural:best-american mc6 --rules american --deals 1000 --seed 2464
+ev runs/american-double-nullo-nd-mc6.txt neural:best-american-double-nullo mc6 --rules american-double-nullo --deals 1000 --seed 2465
