@@ -1,11 +1,11 @@
 #!/bin/bash
-# Session 34: after queue2.sh, a second nullo-declarer step under american and
+# Session 34: after queue.sh, a second nullo-declarer step under american and
 # american-double-nullo (from the agents shipped this session), each with its head to head over
 # its start.  Skips what exists; a cut-off fh-train resumes.
 set -u
 cd "$(dirname "$0")/../.."
 export OMP_NUM_THREADS=1
-while pgrep -f "session34/queue2?.sh" > /dev/null; do sleep 30; done
+while pgrep -f "session34/queue.sh" > /dev/null; do sleep 30; done
 ev() { out=$1; shift; [ -s $out ] && grep -q "points" $out && return
        .venv/bin/fh-eval "$@" --workers 2 --no-progress > $out 2>&1; }
 train() {  # NAME: state/session34/NAME/pipeline.toml -> runs/NAME/best.pt
