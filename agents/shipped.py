@@ -30,7 +30,7 @@ RENAMED: dict[str, str] = {
 BEST_AGENTS: dict[str, str] = {"australian-no-nullo": "distill-branches-2",
                                "australian": "distill-australian-nullo-declarer",
                                "canadian": "distill-canadian-dagger",
-                               "avondale-classic": "distill-avondale-classic-nullo-declarer",
+                               "avondale-classic": "distill-avondale-classic-nullo-declarer-2",
                                "american-double-nullo": "distill-american-double-nullo-nullo-declarer",
                                "american-45": "distill-american-45-4",
                                "american": "distill-american-nullo-declarer",
