@@ -1,7 +1,7 @@
 #!/bin/bash
 # Session 34: what runs after session 33's nd-queue.sh (american-double-nullo and american
 # nullo-declarer steps, started first): their rule checks, a second nullo-declarer step under
-# avondale-classic, the three-handed one, and the avondale-classic agent against mc6.  Each step
+# avondale-classic and the three-handed one, with their checks.  Each step
 # is skipped when its output exists, so a rerun goes on where it stopped (a cut-off fh-train
 # resumes from its pieces on the same machine).
 set -u
@@ -19,9 +19,9 @@ train() {  # NAME: state/session34/NAME/pipeline.toml -> runs/NAME/best.pt
 ev runs/american-double-nullo-nd-rule.txt neural:runs/american-double-nullo-nd/best.pt rule --rules american-double-nullo --deals 2000 --seed 2027
 ev runs/american-nd-rule.txt neural:runs/american-nd/best.pt rule --rules american --deals 2000 --seed 2027
 train avondale-classic-nd2
-ev runs/avondale-classic-nd2-h2h.txt neural:runs/avondale-classic-nd2/best.pt neural:best-avondale-classic --rules avondale-classic --deals 2000 --seed 2463
+ev runs/avondale-classic-nd2-h2h.txt neural:runs/avondale-classic-nd2/best.pt neural:distill-avondale-classic-nullo-declarer --rules avondale-classic --deals 2000 --seed 2463
 train three-handed-nd
-ev runs/three-handed-nd-h2h.txt neural:runs/three-handed-nd/best.pt neural:best-three-handed --rules three-handed --deals 2000 --seed 2460
+ev runs/three-handed-nd-h2h.txt neural:runs/three-handed-nd/best.pt neural:distill-three-handed-rule-steps --rules three-handed --deals 2000 --seed 2460
 ev runs/three-handed-nd-mcfast.txt neural:runs/three-handed-nd/best.pt mcfast:samples=20 --rules three-handed --deals 1000 --seed 2461
-ev runs/three-handed-nd-start-mcfast.txt neural:best-three-handed mcfast:samples=20 --rules three-handed --deals 1000 --seed 2461
-ev runs/avondale-classic-nd-mc6.txt neural:best-avondale-classic mc6 --rules avondale-classic --deals 1000 --seed 2462
+ev runs/three-handed-nd-start-mcfast.txt neural:distill-three-handed-rule-steps mcfast:samples=20 --rules three-handed --deals 1000 --seed 2461
+# (the avondale-classic agent against mc6: moved to queue2.sh, after this session's second step shipped)
