@@ -1,0 +1,12 @@
+#!/bin/bash
+# Session 34: time ran short for three mc6 matches in a row (about 30 minutes each beside
+# training), so when queue2.sh's american match ends, stop it (the american-double-nullo match,
+# the least likely to meet the bar: -14.6 against mcfast:samples=100) and run avondale-classic's.
+set -u
+cd "$(dirname "$0")/../.."
+export OMP_NUM_THREADS=1
+until grep -q "points per" runs/best-american-mc6.txt 2>/dev/null; do sleep 20; done
+pkill -f "session34/queue2.sh"; sleep 2; pkill -f "best-american-double-nullo mc6"; rm -f runs/best-american-double-nullo-mc6.txt
+out=runs/best-avondale-classic-mc6.txt
+.venv/bin/python -c "from agents.shipped import BEST_AGENTS as B; print('shipped:', B)" > $out
+.venv/bin/fh-eval neural:best-avondale-classic mc6 --rules avondale-classic --deals 1000 --seed 2462 --workers 2 --no-progress >> $out 2>&1
