@@ -6,16 +6,8 @@
 # resumes from its pieces on the same machine).
 set -u
 cd "$(dirname "$0")/../.."
-export OMP_NUM_THREADS=1
+source state/session34/lib.sh
 while pgrep -f nd-queue.sh > /dev/null; do sleep 30; done
-ev() { out=$1; shift; [ -s $out ] && grep -q "points" $out && return
-       .venv/bin/fh-eval "$@" --workers 2 --no-progress > $out 2>&1; }
-train() {  # NAME: state/session34/NAME/pipeline.toml -> runs/NAME/best.pt
-  run=runs/$1
-  [ -f $run/best.pt ] && return
-  if [ -d $run ]; then .venv/bin/fh-train --resume $run --no-progress >> $run.log 2>&1
-  else .venv/bin/fh-train --config state/session34/$1/pipeline.toml --run-dir $run --no-progress > $run.log 2>&1; fi
-}
 ev runs/american-double-nullo-nd-rule.txt neural:runs/american-double-nullo-nd/best.pt rule --rules american-double-nullo --deals 2000 --seed 2027
 ev runs/american-nd-rule.txt neural:runs/american-nd/best.pt rule --rules american --deals 2000 --seed 2027
 train avondale-classic-nd2

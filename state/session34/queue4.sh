@@ -4,13 +4,8 @@
 # start scored -16.2.  Skips what exists; a cut-off fh-train resumes.
 set -u
 cd "$(dirname "$0")/../.."
-export OMP_NUM_THREADS=1
-ev() { out=$1; shift; [ -s $out ] && grep -q "points" $out && return
-       .venv/bin/fh-eval "$@" --workers 2 --no-progress > $out 2>&1; }
+source state/session34/lib.sh
 run=runs/three-handed-nd2
-if [ ! -f $run/best.pt ]; then
-  if [ -d $run ]; then .venv/bin/fh-train --resume $run --no-progress >> $run.log 2>&1
-  else .venv/bin/fh-train --config state/session34/three-handed-nd2/pipeline.toml --run-dir $run --no-progress > $run.log 2>&1; fi
-fi
+train three-handed-nd2
 ev $run-h2h.txt neural:$run/best.pt neural:distill-three-handed-nullo-declarer --rules three-handed --deals 2000 --seed 2468
 ev $run-mcfast.txt neural:$run/best.pt mcfast:samples=20 --rules three-handed --deals 1000 --seed 2461
