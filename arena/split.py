@@ -50,7 +50,7 @@ class SplitBot:
         bot._specs = (dict(specs), rules, name)
         return bot
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple:
         if self._specs is None:
             raise TypeError("a SplitBot built from bot objects stays in its process; build it "
                             "with SplitBot.from_specs to play with workers")

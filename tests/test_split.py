@@ -48,7 +48,8 @@ def test_command_line_rows_and_one_line_errors(capsys) -> None:
     assert out[0].startswith("each part of random") and len(out) == 3
     assert out[1].startswith("leads") and out[2].startswith("follows")
     for argv in (["nope", "rule"], ["rule", "rule", "--parts", "kitty"],
-                 ["rule", "rule", "--deals", "0"], ["rule", "rule", "--rules", "nowhere"]):
+                 ["rule", "rule", "--deals", "0"], ["rule", "rule", "--workers", "0"],
+                 ["rule", "rule", "--rules", "nowhere"]):
         assert main(argv) == 2
         err = capsys.readouterr().err.strip()
         assert err.startswith("python -m arena.split: error:") and "\n" not in err
