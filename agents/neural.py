@@ -220,12 +220,14 @@ def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
 
 # ---------------------------------------------------------------------- checkpoints
 def resolve_checkpoint(name: str | Path) -> Path:
-    """A checkpoint file from a path, a run directory, or a shipped name or alias
+    """A checkpoint file from a path, a run directory (a training run's ``checkpoint.pt``, or
+    a pipeline run's ``best.pt``), or a shipped name or alias
     (:func:`agents.shipped.resolve_alias`: ``best``, ``best-PRESET``, an older name)."""
     name = resolve_alias(str(name))
     path = Path(name)
     if path.is_dir():
-        path = path / "checkpoint.pt"
+        path = next((path / f for f in ("checkpoint.pt", "best.pt") if (path / f).is_file()),
+                    path / "checkpoint.pt")
     if path.is_file():
         return path
     shipped = CHECKPOINT_DIR / f"{name}.pt"
@@ -233,7 +235,7 @@ def resolve_checkpoint(name: str | Path) -> Path:
         return shipped
     known = shipped_agents()
     raise CheckpointError(f"no checkpoint {str(name)!r}: not a file, not a run directory with a "
-                          f"checkpoint.pt, and not a shipped name (shipped: "
+                          f"checkpoint.pt or best.pt, and not a shipped name (shipped: "
                           f"{', '.join(known) or 'none'})")
 
 

@@ -212,3 +212,23 @@ def test_older_shipped_names_still_load(old):
     assert resolve_checkpoint(old) == resolve_checkpoint(new)
     assert resolve_checkpoint(new).name == f"{new}.pt"
     assert not resolve_checkpoint(new).with_name(f"{old}.pt").exists()
+
+
+def test_a_run_directory_names_its_checkpoint(tmp_path):
+    """neural:DIR takes a training run's checkpoint.pt, or a pipeline run's best.pt (its
+    training checkpoint first where both are there); a directory with neither is refused."""
+    import shutil
+
+    from agents.neural import CheckpointError, resolve_checkpoint
+
+    shipped = resolve_checkpoint("ppo-selfplay")
+    pipeline_run = tmp_path / "pipeline"
+    pipeline_run.mkdir()
+    shutil.copy(shipped, pipeline_run / "best.pt")
+    assert resolve_checkpoint(pipeline_run) == pipeline_run / "best.pt"
+    shutil.copy(shipped, pipeline_run / "checkpoint.pt")
+    assert resolve_checkpoint(pipeline_run) == pipeline_run / "checkpoint.pt"
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(CheckpointError, match="not a run directory with a checkpoint.pt or best.pt"):
+        resolve_checkpoint(empty)
