@@ -4,9 +4,8 @@
 # the least likely to meet the bar: -14.6 against mcfast:samples=100) and run avondale-classic's.
 set -u
 cd "$(dirname "$0")/../.."
-export OMP_NUM_THREADS=1
+source state/session34/lib.sh
+RECORD_SHIPPED=1
 until grep -q "points per" runs/best-american-mc6.txt 2>/dev/null; do sleep 20; done
 pkill -f "session34/queue2.sh"; sleep 2; pkill -f "best-american-double-nullo mc6"; rm -f runs/best-american-double-nullo-mc6.txt
-out=runs/best-avondale-classic-mc6.txt
-.venv/bin/python -c "from agents.shipped import BEST_AGENTS as B; print('shipped:', B)" > $out
-.venv/bin/fh-eval neural:best-avondale-classic mc6 --rules avondale-classic --deals 1000 --seed 2462 --workers 2 --no-progress >> $out 2>&1
+ev runs/best-avondale-classic-mc6.txt neural:best-avondale-classic mc6 --rules avondale-classic --deals 1000 --seed 2462
