@@ -62,8 +62,11 @@ only").  ``cards=nullo`` searches only the cards of nullo-type contracts (declar
 defenders'), where a preset agent is furthest behind a search (docs/research-log.md, "The
 nullo cards"), and lets the network play the suit and notrump contracts;
 ``cards=nullo-declarer`` only the declarer's cards there, the decisions whose search choices a
-network learns by a fit (search distillation's ``cards = "nullo-declarer"``).  ``cards=all``,
-the default, searches every card.
+network learns by a fit (search distillation's ``cards = "nullo-declarer"``), and
+``cards=nullo-defenders`` only the other side's (the defence, where the network's card gives up
+about 38 points against a 1,600-world search's under american and a 100-world search's label
+about 3: docs/research-log.md, "The nullo defence").  ``cards=all``, the default, searches
+every card.
 
 ``time=S`` is a time control: each searched decision repeats rounds of ``samples`` worlds
 (``calls`` or ``discards`` for a searched call or discard) until ``S`` seconds have passed since
@@ -72,7 +75,7 @@ machine's speed, so with ``time`` the same seed no longer gives the same games; 
 alone is the reproducible control.
 
 Spec: ``nmc:PATH[,samples=N][,infer=X][,rollout=rule|net][,calls=N][,discards=N][,belief=X]
-[,top=K][,margin=P][,cards=all|leads|follows|nullo|nullo-declarer][,time=S]``
+[,top=K][,margin=P][,cards=all|leads|follows|nullo|nullo-declarer|nullo-defenders][,time=S]``
 (``PATH`` as for ``neural``: a checkpoint, a run directory, a shipped name or ``best``).  It plays the
 table sizes and rules both halves play (the network's rules, ``mcfast``'s compiled core).
 """
@@ -90,7 +93,7 @@ from fh_env.actions import NULLO_TYPES, PASS
 from fh_env.compiled import observe as fastobs
 from fh_env.compiled.engine import HAND_OVER, PLAY
 from fh_env.compiled.games import FastGames
-from fh_env.engine import Phase
+from fh_env.engine import Phase, side_of
 from fh_env.rules import Rules
 from fh_env.view import SeatView
 
@@ -104,9 +107,9 @@ from .compiled.rule import play_seats
 #: (``mcfast``'s rollouts); ``net``, the network itself at every seat.
 ROLLOUTS = ("rule", "net")
 #: Which card decisions are searched (the network plays the others): every card, the first card
-#: of each trick, the other cards of a trick, the cards of nullo-type contracts, or the
-#: declarer's cards of nullo-type contracts.
-CARD_PARTS = ("all", "leads", "follows", "nullo", "nullo-declarer")
+#: of each trick, the other cards of a trick, the cards of nullo-type contracts, the declarer's
+#: cards of nullo-type contracts, or the defenders' (the side against the declarer) there.
+CARD_PARTS = ("all", "leads", "follows", "nullo", "nullo-declarer", "nullo-defenders")
 #: How many of the network's favourite calls (or discards) a search of them tries, pass always
 #: among them when legal: each costs a batch of rollouts.
 CALL_CANDIDATES = 4
@@ -184,10 +187,17 @@ class NetworkMCBot:
     def searches(self, view: SeatView) -> bool:
         """Whether this card decision is searched (``cards``): a lead is the first card of a
         trick, a follow any other; ``nullo``, a card of a nullo-type contract;
-        ``nullo-declarer``, the declarer's card there."""
+        ``nullo-declarer``, the declarer's card there; ``nullo-defenders``, a card of the side
+        against the declarer (in a double nullo the declarer's partner is not a defender)."""
         if self.cards.startswith("nullo"):
-            return view.contract in NULLO_TYPES and (
-                self.cards == "nullo" or view.seat == view.declarer)
+            if view.contract not in NULLO_TYPES:
+                return False
+            if self.cards == "nullo-declarer":
+                return view.seat == view.declarer
+            if self.cards == "nullo-defenders":
+                players = view.rules.players
+                return side_of(players, view.seat) != side_of(players, view.declarer)
+            return True
         return self.cards == "all" or (self.cards == "leads") == (not view.trick)
 
     def decide_call(self, view: SeatView, rng: random.Random
@@ -478,7 +488,8 @@ def make_nmc(name: str, arg: str, samples: int = 100, infer: float = 0.0,
              belief: float = 0.0, top: int = 0, margin: float = 0.0, cards: str = "all",
              time: float = 0.0) -> NetworkMCBot:
     """Registry factory: ``nmc:PATH[,samples=N][,infer=X][,rollout=rule|net][,calls=N]
-    [,discards=N][,belief=X][,top=K][,margin=P][,cards=all|leads|follows|nullo|nullo-declarer][,time=S]``."""
+    [,discards=N][,belief=X][,top=K][,margin=P][,cards=all|leads|follows|nullo|nullo-declarer|nullo-defenders]
+    [,time=S]``."""
     network = NeuralBot.load(arg, greedy=True)  # resolves best, best-PRESET, older names
     return NetworkMCBot(network, samples=samples, name=name, infer=infer, rollout=rollout,
                         calls=calls, discards=discards, belief=belief, top=top,

@@ -364,9 +364,10 @@ BOTS: dict[str, BotInfo] = {
                            minimum=0, default=0.0),
                     Option("cards", "choice", "which cards are searched: every card, the "
                            "first of each trick (leads), the others (follows), those of "
-                           "nullo-type contracts (nullo) or their declarer's (nullo-declarer); "
-                           "the network plays the rest",
-                           choices=("all", "leads", "follows", "nullo", "nullo-declarer"),
+                           "nullo-type contracts (nullo), their declarer's (nullo-declarer) or "
+                           "the defenders' (nullo-defenders); the network plays the rest",
+                           choices=("all", "leads", "follows", "nullo", "nullo-declarer",
+                                    "nullo-defenders"),
                            default="all"),
                     Option("time", "float", "seconds a searched decision: repeat rounds of "
                            "samples worlds until they pass (0: one round; not reproducible "
