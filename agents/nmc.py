@@ -63,9 +63,9 @@ defenders'), where a preset agent is furthest behind a search (docs/research-log
 nullo cards"), and lets the network play the suit and notrump contracts;
 ``cards=nullo-declarer`` only the declarer's cards there, the decisions whose search choices a
 network learns by a fit (search distillation's ``cards = "nullo-declarer"``), and
-``cards=nullo-defenders`` only the other side's (the defence, where the network's card gives up
-about 38 points against a 1,600-world search's under american and a 100-world search's label
-about 3: docs/research-log.md, "The nullo defence").  ``cards=all``, the default, searches
+``cards=nullo-defenders`` only the other side's (the defence: under american it gains +20.5
+points a deal over the network alone, which a fit of the network to its choices does not learn:
+docs/research-log.md, "The nullo defence").  ``cards=all``, the default, searches
 every card.
 
 ``time=S`` is a time control: each searched decision repeats rounds of ``samples`` worlds

@@ -173,11 +173,11 @@ def test_cards_searches_only_that_part_of_the_tricks(part: str, monkeypatch) -> 
         assert card == bot.act(view, random.Random(7))
 
 
-@pytest.mark.parametrize("part", ["nullo", "nullo-declarer"])
+@pytest.mark.parametrize("part", ["nullo", "nullo-declarer", "nullo-defenders"])
 def test_cards_nullo_searches_only_the_cards_of_nullo_contracts(part: str, monkeypatch) -> None:
     """``cards=nullo``: the declarer's and the defenders' cards of a nullo-type contract are
-    searched (``nullo-declarer``: the declarer's alone), every card of a suit contract is the
-    network's."""
+    searched (``nullo-declarer``: the declarer's alone, ``nullo-defenders``: the defenders'
+    alone), every card of a suit contract is the network's."""
     from fh_env.actions import NULLO_TYPES
     from fh_env.rules import Rules
 
@@ -210,7 +210,30 @@ def test_cards_nullo_searches_only_the_cards_of_nullo_contracts(part: str, monke
             break
     assert nullo_cards and suit_cards  # both kinds of contract were played
     assert searched and set(searched) <= set(NULLO_TYPES)
-    assert declarers == ({True} if part == "nullo-declarer" else {True, False})
+    assert declarers == {"nullo": {True, False}, "nullo-declarer": {True},
+                         "nullo-defenders": {False}}[part]
+
+
+def test_the_declarers_partner_in_a_double_nullo_is_no_defender() -> None:
+    """``cards=nullo-defenders`` searches the side against the declarer: in a double nullo the
+    declarer's partner plays too, on the declarer's side, and is not searched (the network
+    seldom bids a double nullo, so the views are built by hand: the part reads the contract
+    and the seats alone)."""
+    from types import SimpleNamespace
+
+    from fh_env.actions import DOUBLE_NULLO, OPEN_NULLO
+    from fh_env.rules import Rules
+
+    rules = Rules.preset("american-double-nullo")
+    bot = make_bot("nmc:best-american-double-nullo,samples=5,cards=nullo-defenders", rules)
+
+    def searched(contract: int, seat: int) -> bool:
+        return bot.searches(SimpleNamespace(contract=contract, seat=seat, declarer=1,
+                                            rules=rules, trick=()))
+
+    assert [searched(DOUBLE_NULLO, s) for s in range(4)] == [True, False, True, False]
+    assert [searched(OPEN_NULLO, s) for s in (0, 1, 2)] == [True, False, True]
+    assert not any(searched(5, s) for s in range(4))  # a suit contract (6 spades)
 
 
 def test_cards_is_checked() -> None:

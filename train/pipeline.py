@@ -59,9 +59,10 @@ from .config import TrainConfig, _parse_value
 #: anchored); ``nullo-cards``, its card play in nullo contracts, into the nullo branch alone.
 IMITATE_LABELS = ("nullo", "nullo-cards")
 #: Which card decisions a distill stage's search scores (``search = "cards"``): every card, or
-#: the declarer's (or the defenders') in nullo-type contracts alone (``nmc``'s
-#: ``cards=nullo-declarer``, ``cards=nullo-defenders``).
-DISTILL_CARDS = ("all", "nullo-declarer", "nullo-defenders")
+#: the declarer's in nullo-type contracts alone (``nmc``'s ``cards=nullo-declarer``).  Not the
+#: defenders': fitted to the search's defence, the network defends worse (docs/research-log.md,
+#: "The nullo defence").
+DISTILL_CARDS = ("all", "nullo-declarer")
 #: What a ``labels = "nullo"`` stage teaches of the teacher's double-nullo calls.
 DOUBLE_NULLO_CALLS = ("copy", "pass")
 
@@ -126,10 +127,10 @@ class DistillStage:
     pieces: int = 4
     #: Worlds a decision of the search (``search = "cards"`` only).
     samples: int = 100
-    #: Which card decisions the search scores (``search = "cards"`` only): ``all``;
+    #: Which card decisions the search scores (``search = "cards"`` only): ``all``, or
     #: ``nullo-declarer``, the declarer's in nullo-type contracts alone, where a preset agent
-    #: is far behind the search and a fit learns the search's choices; ``nullo-defenders``,
-    #: the other side's there (docs/research-log.md, "The nullo defence").  Only they are
+    #: is far behind the search and a fit learns the search's choices (the defenders' it did
+    #: not: docs/research-log.md, "The nullo cards" and "The nullo defence"); only they are
     #: stored, so the fit moves the nullo branch alone.
     cards: str = "all"
     #: A bot holding every seat but the network's side (a team, or one seat of three), the
