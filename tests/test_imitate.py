@@ -408,6 +408,28 @@ def test_with_mix_1_every_card_played_is_the_teachers() -> None:
     assert never["teacher_cards_played"] == 0 and never["cards_differ"] > 0
 
 
+def test_with_roles_defenders_the_teacher_plays_the_defence_alone() -> None:
+    """``roles = "defenders"``: the network calls (so the contracts are its own, not the
+    teacher's open nullos), the teacher is asked only for the defenders' cards, whose rows it
+    labels in order, and the declarer's rows carry the network's own card."""
+    # an agent that bids open nullos itself (about one hand in five)
+    bot, teacher = NeuralBot.load("distill-australian-nullo-declarer"), OpenNulloTeacher()
+    data = nullo_play.collect(bot, teacher, 40, 11, 0.5, roles="defenders")
+    counts = json.loads(str(data["counts"]))
+    assert counts["other_contracts"] > 0  # the network bid suits, where the teacher would not
+    assert counts["nullo_contracts"] > 0 and counts["declarer_decisions"] > 0
+    assert teacher.cards and not any(declarer for _, declarer in teacher.cards)
+    defending = data["role"] == imitate.NULLO_DEFENDER
+    assert data["label"][defending].tolist() == [card for card, _ in teacher.cards]
+    assert (data["label"][~defending] == data["greedy"][~defending]).all()
+    assert counts["declarer_agree"] == counts["declarer_decisions"]
+    # the auction does not wait on the teacher: without its cards (mix 0) the contracts are the same
+    plain = nullo_play.collect(bot, OpenNulloTeacher(), 40, 11, 0.0, roles="defenders")
+    assert json.loads(str(plain["counts"]))["nullo_contracts"] == counts["nullo_contracts"]
+    with pytest.raises(ValueError, match="roles='declarer' must be one of all, defenders"):
+        nullo_play.collect(bot, teacher, 1, 11, roles="declarer")
+
+
 @pytest.mark.parametrize("agent", [SIX, FOUR])
 def test_the_nullo_cards_fit_moves_the_branch_alone(tmp_path: Path, nullo_teacher: str,
                                                     agent: str) -> None:

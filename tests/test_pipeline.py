@@ -196,6 +196,10 @@ def test_a_sigkill_inside_ppo_resumes(tmp_path: Path) -> None:
      "not deal branches"),
     ("[[stages]]\nkind = 'distill'\nsearch = 'cards'\ncards = 'nullo-declarer'\n",
      "which these rules do not have"),
+    ("[[stages]]\nkind = 'imitate'\nlabels = 'nullo-cards'\nroles = 'declarer'\n",
+     "roles='declarer' must be one of all, defenders"),
+    ("[[stages]]\nkind = 'imitate'\nroles = 'defenders'\n",
+     "labels='nullo' copies calls"),
 ])
 def test_a_bad_pipeline_is_refused_in_one_line(tmp_path: Path, capsys, text: str,
                                                message: str) -> None:
@@ -205,6 +209,14 @@ def test_a_bad_pipeline_is_refused_in_one_line(tmp_path: Path, capsys, text: str
     err = capsys.readouterr().err.strip()
     assert err.startswith("fh-train: error:") and "\n" not in err and message in err
     assert not (tmp_path / "r").exists()  # nothing written
+
+
+def test_the_nullo_card_roles_are_the_collectors() -> None:
+    """The config's choices of ``roles`` are those :mod:`train.nullo_play` collects."""
+    from train import nullo_play
+    from train.pipeline import NULLO_CARD_ROLES
+
+    assert NULLO_CARD_ROLES == nullo_play.ROLES
 
 
 def test_the_shipped_pipelines_are_valid() -> None:

@@ -15,6 +15,11 @@ at six players two rounds lifted the open nullos made as declarer from 35% to 74
   with more than one legal card, and its card is the row's label; the card played is the
   teacher's with probability ``mix``, else the network's greedy card (its nullo branch's), so
   that the positions the network's own play reaches are in the data.
+  With ``roles = "defenders"`` the teacher plays the defence alone: the network makes the
+  calls and the exchange and plays the declarer's side, whose rows are labelled with its own
+  card (anchors: the branch keeps its play there).  Why: under american the rule bot's
+  defence of nullos beats the network's by +15.8 points a deal, while the network's declarer
+  play, taught by search, is the better one (docs/research-log.md, "The nullo defence").
 * :func:`fit`: the nullo branch alone, on hard labels (declarer rows weighted
   ``declarer_weight``: the declarer's cards decide the contract), everything else frozen and
   checked unchanged.  A network without a branch is first joined with a copy of itself
@@ -57,6 +62,9 @@ COUNTS = ("hands", "thrown_in", "other_contracts", "nullo_contracts", "nullo_mad
           "defender_decisions", "partner_decisions", "declarer_agree", "defender_agree",
           "partner_agree", "cards_differ", "teacher_cards_played")
 ROLE_NAMES = {NULLO_DECLARER: "declarer", NULLO_DEFENDER: "defender", NULLO_PARTNER: "partner"}
+#: Whose cards the teacher labels and plays: every seat's (``all``: the teacher's calls too), or
+#: the defenders' alone (``defenders``: the network calls and plays the declarer's side).
+ROLES = ("all", "defenders")
 
 
 # ---------------------------------------------------------------------- collecting
@@ -74,18 +82,20 @@ class _CardCollector:
     """The rows and counts of one piece as its hands are played (why a class: every card of
     every hand appends to the same columns and counts)."""
 
-    def __init__(self, bot: NeuralBot, teacher: Any, mix: float) -> None:
-        self.bot, self.teacher, self.mix = bot, teacher, mix
+    def __init__(self, bot: NeuralBot, teacher: Any, mix: float, roles: str = "all") -> None:
+        if roles not in ROLES:
+            raise ValueError(f"roles={roles!r} must be one of {', '.join(ROLES)}")
+        self.bot, self.teacher, self.mix, self.roles = bot, teacher, mix, roles
         self.rows = imitate.Rows()
         self.counts = dict.fromkeys(COUNTS, 0)
 
     def play_hand(self, state: State, hand: int) -> None:
-        """The teacher's auction and exchange, then (a nullo contract only) the mixed card
-        play to the end, storing its card rows."""
+        """The teacher's auction and exchange (the network's with ``roles = "defenders"``),
+        then (a nullo contract only) the mixed card play to the end, storing its card rows."""
         streams = imitate.Streams(state.seed)
         self.counts["hands"] += 1
         while not state.is_terminal and state.phase == Phase.AUCTION:
-            state.apply(self._teacher(state, streams))
+            state.apply(self._call(state, streams))
         if state.is_terminal:
             self.counts["thrown_in"] += 1
             return
@@ -94,7 +104,7 @@ class _CardCollector:
             self.counts["other_contracts"] += 1
             return
         while not state.is_terminal and state.phase != Phase.PLAY:
-            state.apply(self._teacher(state, streams))
+            state.apply(self._call(state, streams))
         while not state.is_terminal:
             state.apply(self._card(state, streams, hand))
         made = int(bool(state.result.made))
@@ -104,20 +114,27 @@ class _CardCollector:
             self.counts["open_nullo_contracts"] += 1
             self.counts["open_nullo_made"] += made
 
-    def _teacher(self, state: State, streams: imitate.Streams) -> int:
-        return int(self.teacher.act(seat_view(state, state.turn), streams.teacher))
+    def _call(self, state: State, streams: imitate.Streams) -> int:
+        """A call or a kitty exchange: the teacher's, or with ``roles = "defenders"`` the
+        network's (greedy), so that the contracts defended are the network's own."""
+        caller = self.bot if self.roles == "defenders" else self.teacher
+        return int(caller.act(seat_view(state, state.turn), streams.teacher))
 
     def _card(self, state: State, streams: imitate.Streams, hand: int) -> int:
         """The card played at this decision; a non-forced one is stored with the teacher's
-        card as its label."""
+        card as its label (with ``roles = "defenders"``, on the declarer's side the network's
+        own card, which it plays)."""
         view = seat_view(state, state.turn)
         obs, mask, logits = self.bot.seen(view)
         greedy = int(torch.argmax(logits))
         if mask.sum() < 2:
             return greedy
-        label = int(self.teacher.act(view, streams.teacher))
-        played = label if streams.mix.random() < self.mix else greedy
         role = role_of(state)
+        if self.roles == "defenders" and role != NULLO_DEFENDER:
+            label = played = greedy
+        else:
+            label = int(self.teacher.act(view, streams.teacher))
+            played = label if streams.mix.random() < self.mix else greedy
         self.rows.store(obs, mask, label, greedy, role, hand)
         name = ROLE_NAMES[role]
         self.counts[f"{name}_decisions"] += 1
@@ -128,13 +145,14 @@ class _CardCollector:
 
 
 def collect(bot: NeuralBot, teacher: Any, hands: int, seed: int, mix: float = 0.5,
-            progress: bool = False) -> dict[str, np.ndarray]:
+            progress: bool = False, roles: str = "all") -> dict[str, np.ndarray]:
     """``hands`` hands dealt as :func:`train.imitate.collect` deals them, ``teacher`` calling
     and ``bot`` (greedy) or ``teacher`` playing the cards of the nullo contracts (module
-    docstring); the same seed gives the same rows.  A piece may hold no row (no nullo)."""
+    docstring; ``roles``: :data:`ROLES`); the same seed gives the same rows.  A piece may hold
+    no row (no nullo)."""
     if bot.rules is None:
         raise ValueError(f"{bot.name} names no rules")
-    collector = _CardCollector(bot, teacher, mix)
+    collector = _CardCollector(bot, teacher, mix, roles)
     bar = progress_bar(hands, "hands", progress)
     for k in range(hands):
         collector.play_hand(State(bot.rules, seed=game_seed(seed, STREAM, k)), k)
@@ -151,7 +169,7 @@ def collect_piece(agent: str, stage: dict[str, Any], hands: int, seed: int, path
 
     bot = NeuralBot.load(agent, greedy=True)
     teacher = make_bot(stage["teacher"], bot.rules)
-    data = collect(bot, teacher, hands, seed, stage["mix"], progress)
+    data = collect(bot, teacher, hands, seed, stage["mix"], progress, stage.get("roles", "all"))
     imitate.save_piece(data, bot.rules, path, FORMAT)
 
 

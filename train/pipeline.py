@@ -65,6 +65,9 @@ IMITATE_LABELS = ("nullo", "nullo-cards")
 DISTILL_CARDS = ("all", "nullo-declarer")
 #: What a ``labels = "nullo"`` stage teaches of the teacher's double-nullo calls.
 DOUBLE_NULLO_CALLS = ("copy", "pass")
+#: Whose nullo cards a ``labels = "nullo-cards"`` stage copies (:data:`train.nullo_play.ROLES`,
+#: named here so that a config is checked without loading the training code).
+NULLO_CARD_ROLES = ("all", "defenders")
 
 #: Deals of the end-of-stage evaluations (no training stage draws from it).
 EVAL_SEED = 20_577
@@ -225,6 +228,10 @@ class ImitateStage:
     card_anchor_share: float = 0.15
     #: ``nullo-cards``: weight of the declarer's cards against a defender's (1) in the fit.
     declarer_weight: float = 2.0
+    #: ``nullo-cards``: whose cards the teacher labels (:data:`train.nullo_play.ROLES`):
+    #: ``all``, or ``defenders`` alone (the network calls and plays the declarer's side, whose
+    #: rows keep its own card).
+    roles: str = "all"
     epochs: int = 3
     learning_rate: float = 3e-4
     #: Processes collecting pieces side by side (one a core).
@@ -234,7 +241,12 @@ class ImitateStage:
     def from_dict(cls, data: dict[str, Any], where: str) -> "ImitateStage":
         stage = cls(**_typed(cls, data, where, "an imitate stage"))
         _check_choices(stage, where, {"labels": IMITATE_LABELS,
-                                      "double_nullo_calls": DOUBLE_NULLO_CALLS})
+                                      "double_nullo_calls": DOUBLE_NULLO_CALLS,
+                                      "roles": NULLO_CARD_ROLES})
+        if stage.roles != "all" and stage.labels != "nullo-cards":
+            raise ValueError(f"{where}: roles={stage.roles!r} names whose nullo cards are "
+                             f"copied (labels='nullo-cards'); labels={stage.labels!r} copies "
+                             "calls")
         if stage.double_nullo_calls != "copy" and stage.labels != "nullo":
             raise ValueError(f"{where}: double_nullo_calls={stage.double_nullo_calls!r} is for "
                              f"labels='nullo'; labels={stage.labels!r} copies no call")
