@@ -1,7 +1,8 @@
 # Session 34's queue helpers, sourced by the queue scripts (from the repository root).
 # ev OUT ARGS...: fh-eval ARGS into OUT, unless OUT already holds a result; with
 #   RECORD_SHIPPED=1 OUT starts with agents.shipped.BEST_AGENTS (what neural:best-PRESET was).
-# train NAME: state/session34/NAME/pipeline.toml into runs/NAME (resumed when cut off).
+# train NAME: $STATE/NAME/pipeline.toml (STATE: state/session34 unless set) into runs/NAME
+#   (resumed when cut off).
 export OMP_NUM_THREADS=1
 ev() {
   local out=$1; shift
@@ -16,5 +17,5 @@ train() {
   local run=runs/$1
   [ -f $run/best.pt ] && return
   if [ -d $run ]; then .venv/bin/fh-train --resume $run --no-progress >> $run.log 2>&1
-  else .venv/bin/fh-train --config state/session34/$1/pipeline.toml --run-dir $run --no-progress > $run.log 2>&1; fi
+  else .venv/bin/fh-train --config ${STATE:-state/session34}/$1/pipeline.toml --run-dir $run --no-progress > $run.log 2>&1; fi
 }

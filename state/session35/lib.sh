@@ -1,20 +1,3 @@
-# Session 35's queue helpers, sourced by the queue scripts (from the repository root).
-# ev OUT ARGS...: fh-eval ARGS into OUT, unless OUT already holds a result; with
-#   RECORD_SHIPPED=1 OUT starts with agents.shipped.BEST_AGENTS (what neural:best-PRESET was).
-# train NAME: state/session35/NAME/pipeline.toml into runs/NAME (resumed when cut off).
-export OMP_NUM_THREADS=1
-ev() {
-  local out=$1; shift
-  [ -s "$out" ] && grep -q "points" "$out" && return
-  : > "$out"
-  if [ "${RECORD_SHIPPED:-0}" = 1 ]; then
-    .venv/bin/python -c "from agents.shipped import BEST_AGENTS as B; print('shipped:', B)" > "$out"
-  fi
-  .venv/bin/fh-eval "$@" --workers 2 --no-progress >> "$out" 2>&1
-}
-train() {
-  local run=runs/$1
-  [ -f $run/best.pt ] && return
-  if [ -d $run ]; then .venv/bin/fh-train --resume $run --no-progress >> $run.log 2>&1
-  else .venv/bin/fh-train --config state/session35/$1/pipeline.toml --run-dir $run --no-progress > $run.log 2>&1; fi
-}
+# Session 35's queue helpers: session 34's (ev, train), its configs read from state/session35.
+STATE=state/session35
+. state/session34/lib.sh
