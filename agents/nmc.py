@@ -488,8 +488,8 @@ def make_nmc(name: str, arg: str, samples: int = 100, infer: float = 0.0,
              belief: float = 0.0, top: int = 0, margin: float = 0.0, cards: str = "all",
              time: float = 0.0) -> NetworkMCBot:
     """Registry factory: ``nmc:PATH[,samples=N][,infer=X][,rollout=rule|net][,calls=N]
-    [,discards=N][,belief=X][,top=K][,margin=P][,cards=all|leads|follows|nullo|nullo-declarer|nullo-defenders]
-    [,time=S]``."""
+    [,discards=N][,belief=X][,top=K][,margin=P]
+    [,cards=all|leads|follows|nullo|nullo-declarer|nullo-defenders][,time=S]``."""
     network = NeuralBot.load(arg, greedy=True)  # resolves best, best-PRESET, older names
     return NetworkMCBot(network, samples=samples, name=name, infer=infer, rollout=rollout,
                         calls=calls, discards=discards, belief=belief, top=top,
