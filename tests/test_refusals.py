@@ -88,7 +88,7 @@ CASES = [
     ("neural:best of a preset without one", _best_of_a_preset_without_one,
      ["neural:best-six-handed", "has no shipped agent", "best agents exist for: ",
       "neural:best-australian-no-nullo (= neural:distill-branches-2, also neural:best)",
-      "neural:best-american (= neural:distill-american-rule-defence)"]),
+      "neural:best-american (= neural:distill-american-calls-steps-5)"]),
     ("neural:best of no preset", lambda: _make_bot("neural:best-nowhere"),
      ["'nowhere' is not a preset", PRESET_LIST, "best agents exist for: neural:best-"]),
     ("a bot by name in the single-seat env", lambda: _single(opponents="nobody"),
