@@ -221,7 +221,7 @@ def test_the_declarers_partner_in_a_double_nullo_is_no_defender() -> None:
     and the seats alone)."""
     from types import SimpleNamespace
 
-    from fh_env.actions import DOUBLE_NULLO, OPEN_NULLO
+    from fh_env.actions import DOUBLE_NULLO, NT, OPEN_NULLO, bid_action
     from fh_env.rules import Rules
 
     rules = Rules.preset("american-double-nullo")
@@ -233,7 +233,7 @@ def test_the_declarers_partner_in_a_double_nullo_is_no_defender() -> None:
 
     assert [searched(DOUBLE_NULLO, s) for s in range(4)] == [True, False, True, False]
     assert [searched(OPEN_NULLO, s) for s in (0, 1, 2)] == [True, False, True]
-    assert not any(searched(5, s) for s in range(4))  # a suit contract (6 spades)
+    assert not any(searched(bid_action(6, NT), s) for s in range(4))  # not a nullo: 6 NT
 
 
 def test_cards_is_checked() -> None:

@@ -45,7 +45,7 @@ import torch
 from agents.neural import NeuralBot, PolicyNet, masked_logits
 from arena.duplicate import progress_bar
 from fh_env import actions as A
-from fh_env.engine import Phase, State
+from fh_env.engine import Phase, State, side_of
 from fh_env.envs.vector import game_seed
 from fh_env.rules import Rules
 from fh_env.view import seat_view
@@ -72,10 +72,10 @@ ROLES = ("all", "defenders")
 def role_of(state: State) -> int:
     """The role of the seat on turn in ``state``'s nullo contract: the declarer, its partner
     (double nullo, where both partners play) or a defender."""
-    seat, declarer = state.turn, state.declarer
+    seat, declarer, players = state.turn, state.declarer, state.rules.players
     if seat == declarer:
         return NULLO_DECLARER
-    partner = state.rules.sides == 2 and (seat - declarer) % 2 == 0
+    partner = side_of(players, seat) == side_of(players, declarer)
     return NULLO_PARTNER if partner else NULLO_DEFENDER
 
 
