@@ -20,7 +20,8 @@ at six players two rounds lifted the open nullos made as declarer from 35% to 74
   card (anchors: the branch keeps its play there).  Why: under american the rule bot's
   defence of nullos beats the network's by +15.8 points a deal, while the network's declarer
   play, taught by search, is the better one; the copy gained +9.5 head to head there, and was
-  level under american-double-nullo (docs/research-log.md, "The nullo defence").
+  level under american-double-nullo and three-handed (docs/research-log.md, "The nullo
+  defence", and its session 36 section).
 * :func:`fit`: the nullo branch alone, on hard labels (declarer rows weighted
   ``declarer_weight``: the declarer's cards decide the contract), everything else frozen and
   checked unchanged.  A network without a branch is first joined with a copy of itself
