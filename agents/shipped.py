@@ -34,7 +34,7 @@ BEST_AGENTS: dict[str, str] = {"australian-no-nullo": "distill-branches-2",
                                "american-double-nullo": "distill-american-double-nullo-calls-steps-3",
                                "american-45": "distill-american-45-4",
                                "american": "distill-american-calls-steps-5",
-                               "three-handed": "distill-three-handed-nullo-declarer-2",
+                               "three-handed": "distill-three-handed-features",
                                "six-handed": "distill-six-handed-calls-steps"}
 DEFAULT_PRESET = "australian-no-nullo"  # the preset equal to Rules(), fh-eval's default
 
