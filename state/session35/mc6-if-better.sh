@@ -4,9 +4,8 @@
 cd "$(dirname "$0")/../.." && . state/session35/lib.sh
 name=$1 preset=$2 seed=$3
 until grep -q "95% CI" runs/$name-h2h.txt 2>/dev/null; do sleep 30; done
-low=$(grep -o "95% CI \[[^,]*" runs/$name-h2h.txt | sed 's/95% CI \[//; s/−/-/')
-if .venv/bin/python -c "import sys; sys.exit(0 if float('$low') > 0 else 1)"; then
+if interval_above_zero runs/$name-h2h.txt; then
   ev runs/$name-mc6.txt neural:runs/$name/best.pt mc6 --rules $preset --deals 1000 --seed $seed
 else
-  echo "$name: head to head interval from $low, not above zero: no mc6 match"
+  echo "$name: head to head interval not above zero: no mc6 match"
 fi

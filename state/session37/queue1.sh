@@ -4,9 +4,8 @@
 # Skipped when distill-canadian-calls-steps-2 already beats mc6 with its interval above zero.
 cd "$(dirname "$0")/../.." && STATE=state/session37 && . state/session34/lib.sh
 while pgrep -f "state/session36/queue[5].sh" > /dev/null; do sleep 30; done
-low=$(grep -o "95% CI \[[^,]*" runs/canadian-steps3-mc6.txt | sed 's/95% CI \[//; s/−/-/')
-if .venv/bin/python -c "import sys; sys.exit(0 if float('$low') > 0 else 1)"; then
-  echo "canadian-steps3 beats mc6 (interval from $low): no third round"; exit 0
+if interval_above_zero runs/canadian-steps3-mc6.txt; then
+  echo "canadian-steps3 beats mc6 (interval above zero): no third round"; exit 0
 fi
 train canadian-steps4
 ev runs/canadian-steps4-h2h.txt neural:runs/canadian-steps4/best.pt neural:distill-canadian-calls-steps-2 --rules canadian --deals 2000 --seed 2498
