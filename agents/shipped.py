@@ -29,7 +29,7 @@ RENAMED: dict[str, str] = {
 #: update it when a stronger agent is shipped.
 BEST_AGENTS: dict[str, str] = {"australian-no-nullo": "distill-branches-2",
                                "australian": "distill-australian-nullo-declarer",
-                               "canadian": "distill-canadian-calls-steps-3",
+                               "canadian": "distill-canadian-calls-steps-4",
                                "avondale-classic": "distill-avondale-classic-nullo-declarer-2",
                                "american-double-nullo": "distill-american-double-nullo-calls-steps-3",
                                "american-45": "distill-american-45-4",

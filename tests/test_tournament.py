@@ -196,7 +196,7 @@ def test_neural_best_is_the_shipped_agent_for_the_default_rules() -> None:
                                  "for: neural:best-australian-no-nullo (= neural:distill-branches-2, "
                                  "also neural:best), neural:best-australian (= "
                                  "neural:distill-australian-nullo-declarer), neural:best-canadian (= "
-                                 "neural:distill-canadian-calls-steps-3)"),
+                                 "neural:distill-canadian-calls-steps-4)"),
     ("neural:best-nowhere", "'nowhere' is not a preset (presets: australian-no-nullo"),
 ])
 def test_neural_best_for_a_preset_without_one_lists_what_exists(spec, message,
