@@ -35,6 +35,7 @@ from fh_env.rules import Rules, RulesSpec, resolve_rules
 from fh_env.rules import rules_name as rules_name_of
 
 from .match import play_game, play_hand
+from .pool import process_pool
 from .results import KINDS, DuplicateResult, GamesResult, contract_kind
 from .seating import (GAME_SEED_OFFSET, a_side, deal_seed, hand_record, seat_bots, seat_rngs,
                       seatings)
@@ -194,8 +195,8 @@ def _run(kind: str, n: int, a: Bot | str, b: Bot | str, rules: Rules, seed: int,
         # A forked child of a process whose torch thread pool is running can hang on its first
         # torch call (the neural agent), so fork only while torch is not loaded.
         fork = "fork" in mp.get_all_start_methods() and "torch" not in sys.modules
-        ctx = mp.get_context("fork" if fork else "spawn")
-        with ctx.Pool(workers, _init_pool_worker, (a, b, rules, seed, save, engine)) as pool:
+        with process_pool(workers, fork, _init_pool_worker,
+                          (a, b, rules, seed, save, engine)) as pool:
             for c, part in zip(chunks, pool.imap(fn, chunks)):
                 out.extend(part)
                 bar.update(c[1] - c[0])

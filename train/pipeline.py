@@ -624,13 +624,12 @@ def _collect_pieces(jobs: list[tuple], workers: int, progress: bool) -> None:
         for kind, *job in jobs:
             _collector(kind)(*job, progress=progress)
         return
-    import multiprocessing as mp
-
     from arena.duplicate import progress_bar
+    from arena.pool import process_pool
 
     bar = progress_bar(len(jobs), "pieces", progress)
-    # spawn: a forked child of a process whose torch thread pool runs can hang
-    with mp.get_context("spawn").Pool(workers) as pool:
+    # spawned: a forked child of a process whose torch thread pool runs can hang
+    with process_pool(workers) as pool:
         for _ in pool.imap_unordered(_collect_job, jobs):
             bar.update(1)
         pool.close()  # let the workers exit: terminated ones leave their semaphores behind
