@@ -5,7 +5,7 @@ Why: the observation has perfect recall but stores each trick as a slot of cards
 "the ace of trumps has gone" is an OR over forty entries and "my king is now the highest
 club out" is an AND over that and the hand.  An MLP can learn such things but search
 distillation showed that ours had not: fitted to a search's card scores it lost points on its
-leads (docs/training.md, "Where a plain fit loses: the leads").  These inputs compute them
+leads (docs/research-log.md, "Where a plain fit loses: the leads").  These inputs compute them
 exactly, from the observation alone (never more than the seat may know), inside the network,
 so the observation, its version and every collector stay as they are.
 

@@ -24,7 +24,7 @@ of by the compiled rule bot.  The scores are then those of the network's own con
 rollouts they are Q of the rule bot.  A rollout step costs a forward pass of the network over
 the batch (:class:`agents.net_rollouts.RolloutNet`: sparse, compiled; a network with the derived
 card-play inputs of :mod:`agents.features`, such as ``best``, runs its own forward pass), about
-twenty times the rule bot's rollouts at equal worlds.  Measured (docs/training.md, "Network rollouts"): level with
+twenty times the rule bot's rollouts at equal worlds.  Measured (docs/research-log.md, "Network rollouts"): level with
 rule-bot rollouts at equal worlds, behind them at equal time, and a distillation step with
 these scores did not help either.
 

@@ -7,7 +7,7 @@ match seldom reaches that part, and each match against X alone has a wide interv
 two matches' values on the same deal move together (the same cards), so their difference has
 a far narrower one.  Session 25's six-handed agent against ``mcfast:samples=20`` scored +3.0
 [-5.3, +11.4] and its start -8.3 [-16.7, +0.1]; through ``mcfast`` the pair was +11.3 [+4.8,
-+17.9] (docs/bots.md, "Evaluating").
++17.9] (docs/bots.md, "Duplicate evaluation: `fh-eval`").
 """
 
 from __future__ import annotations

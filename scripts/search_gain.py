@@ -87,7 +87,10 @@ def main(argv: list[str] | None = None) -> int:
                 for k, bot in enumerate(searches):
                     started = time.perf_counter()
                     rng = random.Random(seed * 7 + decisions)
-                    action = (bot.decide if args.cards else bot.decide_call)(view, rng)[0]
+                    if args.cards and not bot.searches(view):  # cards=leads and the like
+                        action = mine
+                    else:
+                        action = (bot.decide if args.cards else bot.decide_call)(view, rng)[0]
                     seconds[k] += time.perf_counter() - started
                     gains[k].append(scores[action] - scores[mine])
                     changed[k] += action != mine

@@ -2,7 +2,7 @@
 
 Why: the search's call scores (``nmc:...,calls=N``) play each call out in worlds drawn from
 the seat's view with the rule bot's card play, and fitting them made the network bid worse
-(docs/training.md, "Searching the calls and the discards").  Two things are wrong with them
+(docs/research-log.md, "Searching the calls and the discards").  Two things are wrong with them
 for a network that now plays its cards better than the rule bot: the cards after the call
 are not the network's, and the worlds ignore what the other seats' calls say about their
 hands.  A branch fixes both at once: at a decision of the network (a call, a kitty discard or
