@@ -70,6 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     network = judge.network
     gains: list[list[float]] = [[] for _ in searches]
     changed, seconds, decisions = [0] * len(searches), [0.0] * len(searches), 0
+    own = [0] * len(searches)  # the decisions each search made itself (cards=leads: the leads)
     for seed in range(args.first_seed, args.first_seed + args.hands):
         state = State(seed=seed)
         while state.phase not in (Phase.HAND_OVER, Phase.GAME_OVER):
@@ -91,6 +92,7 @@ def main(argv: list[str] | None = None) -> int:
                         action = mine
                     else:
                         action = (bot.decide if args.cards else bot.decide_call)(view, rng)[0]
+                        own[k] += 1
                     seconds[k] += time.perf_counter() - started
                     gains[k].append(scores[action] - scores[mine])
                     changed[k] += action != mine
@@ -102,7 +104,8 @@ def main(argv: list[str] | None = None) -> int:
         mean, low, high, _ = mean_ci(gains[k])
         print(f"{spec}: decisions {decisions}, changed {changed[k]}, gain a decision "
               f"{mean:+.1f} [{low:+.1f}, {high:+.1f}], "
-              f"{1000 * seconds[k] / max(decisions, 1):.0f} ms a decision")
+              f"{1000 * seconds[k] / max(own[k], 1):.0f} ms a searched decision "
+              f"({own[k]} searched)")
     return 0
 
 
