@@ -39,6 +39,9 @@ name               bot
                    (:mod:`agents.nmc`), ``nmc:PATH[,samples=N][,infer=X][,rollout=net]``
                    ``[,calls=N][,discards=N][,belief=X][,top=K][,margin=P][,cards=leads|...]``
                    ``[,time=S]``
+``search``         the strongest player measured: ``nmc:best`` with each lead searched in
+                   100 worlds of the belief model, played out by the network (the options
+                   of ``nmc``, as ``search:samples=200``)
 ``ismcts``         OpenSpiel's IS-MCTS (:mod:`agents.ismcts`, imported lazily: the
                    ``openspiel`` extra); options ``sims``, ``uct_c``, ``rollouts``, ``rollout``
 =================  ==============================================================
@@ -203,6 +206,7 @@ class BotInfo:
     positional: str | None = None
     positional_help: str = ""  # what the positional argument is, for errors
     defaults: dict[str, Any] | None = None  # preset options (mc4 = mc with level=4)
+    base: str | None = None  # the bot it presets (mc4: mc): its kind, and its options
 
     def parse(self, arg: str | None) -> dict[str, Any]:
         """The converted options of an argument string (checked; nothing built)."""
@@ -295,6 +299,37 @@ _NEURAL_OPTIONS = (
            default=True),
 )
 
+_NMC_OPTIONS = (
+    Option("samples", "int", "worlds per card decision", minimum=1, default=LEVELS[6]),
+    Option("infer", "float", "weight worlds by the network's probability of the calls seen, "
+           "to this power (0: off)", minimum=0, default=0.0),
+    Option("rollout", "choice", "who plays the worlds out: the compiled rule bot or the "
+           "network itself", choices=("rule", "net"), default="rule"),
+    Option("calls", "int", "worlds per call decision: search the network's favourite calls "
+           "too (0: the network's call)", minimum=0, default=0),
+    Option("discards", "int", "worlds per kitty discard: search the network's favourite "
+           "discards too (0: the network's)", minimum=0, default=0),
+    Option("belief", "float", "resample the search's worlds by the learned belief model "
+           "(agents.belief), its weights to this power (0: off)", minimum=0, default=0.0),
+    Option("top", "int", "search only the network's K favourite cards (0: every card)",
+           minimum=0, default=0),
+    Option("margin", "float", "keep the network's card (or searched call) unless the "
+           "search's best is more than this many points a hand better (0: off)", minimum=0,
+           default=0.0),
+    Option("cards", "choice", "which cards are searched: every card, the first of each trick "
+           "(leads), the others (follows), those of nullo-type contracts (nullo), their "
+           "declarer's (nullo-declarer) or the defenders' (nullo-defenders); the network "
+           "plays the rest", choices=("all", "leads", "follows", "nullo", "nullo-declarer",
+                                      "nullo-defenders"), default="all"),
+    Option("time", "float", "seconds a searched decision: repeat rounds of samples worlds "
+           "until they pass (0: one round; not reproducible across machines)", minimum=0,
+           default=0.0),
+)
+#: The strongest player measured (issue 30): neural:best's calls and follows, each lead searched
+#: in 100 worlds of the learned belief model played out by the network (research log, session 39).
+SEARCH_DEFAULTS: dict[str, Any] = {"arg": "best", "cards": "leads", "samples": 100,
+                                   "rollout": "net", "belief": 0.5}
+
 
 class _Registry(MutableMapping):
     """:data:`BOTS` seen as ``name -> factory(arg)`` (the historical interface)."""
@@ -322,13 +357,13 @@ BOTS: dict[str, BotInfo] = {
                     "(agents.rule.BidParams)", _RULE_OPTIONS, _make_rule),
     "mc": BotInfo("mc", "Monte Carlo (level 4: 20 worlds a decision)", _MC_OPTIONS, _make_mc),
     "mc4": BotInfo("mc4", "mc at level 4: 20 worlds", _MC_OPTIONS, _make_mc,
-                   defaults={"level": 4}),
+                   defaults={"level": 4}, base="mc"),
     "mc5": BotInfo("mc5", "mc at level 5: 50 worlds", _MC_OPTIONS, _make_mc,
-                   defaults={"level": 5}),
+                   defaults={"level": 5}, base="mc"),
     "mc6": BotInfo("mc6", "mc at level 6: 100 worlds", _MC_OPTIONS, _make_mc,
-                   defaults={"level": 6}),
+                   defaults={"level": 6}, base="mc"),
     "mc-infer": BotInfo("mc-infer", "mc that reads the auction (infer=1)", _MC_OPTIONS,
-                        _make_mc, defaults={"infer": True}),
+                        _make_mc, defaults={"infer": True}, base="mc"),
     "mcfast": BotInfo("mcfast", "Monte Carlo card play with compiled rollouts (100 worlds)",
                       (Option("samples", "int", "worlds per decision", minimum=1,
                               default=LEVELS[6]),
@@ -342,38 +377,11 @@ BOTS: dict[str, BotInfo] = {
                                       "name)"),
     "nmc": BotInfo("nmc", "a trained policy's calls and discards with Monte Carlo card play "
                    "(mcfast's worlds and rollouts; ties to the network's favourite)",
-                   (Option("samples", "int", "worlds per card decision", minimum=1,
-                           default=LEVELS[6]),
-                    Option("infer", "float", "weight worlds by the network's probability of "
-                           "the calls seen, to this power (0: off)", minimum=0, default=0.0),
-                    Option("rollout", "choice", "who plays the worlds out: the compiled rule "
-                           "bot or the network itself", choices=("rule", "net"),
-                           default="rule"),
-                    Option("calls", "int", "worlds per call decision: search the network's "
-                           "favourite calls too (0: the network's call)", minimum=0, default=0),
-                    Option("discards", "int", "worlds per kitty discard: search the network's "
-                           "favourite discards too (0: the network's)", minimum=0, default=0),
-                    Option("belief", "float", "resample the search's worlds by the "
-                           "learned belief model (agents.belief), its weights to this power "
-                           "(0: off)", minimum=0, default=0.0),
-                    Option("top", "int", "search only the network's K favourite cards "
-                           "(0: every card)", minimum=0, default=0),
-                    Option("margin", "float", "keep the network's card (or searched call) "
-                           "unless the search's best is more than this many points a hand "
-                           "better (0: off)",
-                           minimum=0, default=0.0),
-                    Option("cards", "choice", "which cards are searched: every card, the "
-                           "first of each trick (leads), the others (follows), those of "
-                           "nullo-type contracts (nullo), their declarer's (nullo-declarer) or "
-                           "the defenders' (nullo-defenders); the network plays the rest",
-                           choices=("all", "leads", "follows", "nullo", "nullo-declarer",
-                                    "nullo-defenders"),
-                           default="all"),
-                    Option("time", "float", "seconds a searched decision: repeat rounds of "
-                           "samples worlds until they pass (0: one round; not reproducible "
-                           "across machines)", minimum=0, default=0.0)),
-                   _make_nmc, positional="PATH",
+                   _NMC_OPTIONS, _make_nmc, positional="PATH",
                    positional_help="a checkpoint (a file, a run directory or a shipped name)"),
+    "search": BotInfo("search", "the strongest measured: neural:best, each lead searched "
+                      "(nmc:best,cards=leads,samples=100,rollout=net,belief=0.5)",
+                      _NMC_OPTIONS, _make_nmc, defaults=SEARCH_DEFAULTS, base="nmc"),
     "ismcts": BotInfo("ismcts", "OpenSpiel's IS-MCTS on python_five_hundred (needs the "
                       "openspiel extra)",
                       (Option("sims", "int", "simulations per decision", minimum=1, default=200),
@@ -411,9 +419,11 @@ def _lookup(spec: str) -> tuple[BotInfo, str | None]:
 
 
 def bot_kind(spec: str) -> str:
-    """The registered name a spec starts with (``"mc"`` for ``"mc:samples=5"``), or
-    ValueError for an unknown one; cheap: nothing is built or read."""
-    return _lookup(spec)[0].name
+    """The kind of bot a spec names: its registered name (``"mc"`` for ``"mc:samples=5"``),
+    or for a preset of another bot that bot's (``"mc"`` for ``"mc6"``, ``"nmc"`` for
+    ``"search"``); ValueError for an unknown one; cheap: nothing is built or read."""
+    info = _lookup(spec)[0]
+    return info.base or info.name
 
 
 def check_spec(spec: str) -> None:
@@ -424,8 +434,8 @@ def check_spec(spec: str) -> None:
     info, arg = _lookup(spec)
     if info.factory_fn is not None:
         return  # a bare factory: its argument can only be checked by building it
-    options = info.parse(arg)
-    if info.name in ("neural", "nmc"):
+    options = dict(info.defaults or {}, **info.parse(arg))
+    if "arg" in options:  # neural, nmc and search name a checkpoint
         from .neural import resolve_checkpoint, split_legacy_suffix
 
         resolve_checkpoint(split_legacy_suffix(options["arg"])[0])
@@ -456,7 +466,7 @@ def bot_help(width: int = 88) -> str:
             opts = ", ".join(o.short() for o in info.options)
             lines.extend(_wrap(f"options: {opts}", width, " " * 29))
         elif info.defaults:
-            lines.append(" " * 29 + "options: as mc")
+            lines.append(" " * 29 + f"options: as {info.base}")
     shipped = shipped_agents()
     lines.append("shipped agents (agents/checkpoints/): "
                  + (", ".join(f"neural:{n}" for n in shipped) or "none"))

@@ -269,6 +269,29 @@ def test_spec_checks() -> None:
         check_spec("nmc")
 
 
+def test_search_is_the_measured_lead_search_on_best() -> None:
+    """``search`` names issue 30's player; its options are nmc's and override its presets, and
+    it plays the hand the long spec plays (same seed, same cards)."""
+    from agents.registry import bot_help, bot_kind
+
+    long = "nmc:best,cards=leads,samples=3,rollout=net,belief=0.5"
+    short = make_bot("search:samples=3")
+    assert (short.cards, short.rollout, short.belief) == ("leads", "net", 0.5)
+    assert make_bot("search").search.samples == 100
+    assert bot_kind("search") == "nmc" and bot_kind("mc6") == "mc"
+    assert "options: as nmc" in bot_help()
+    check_spec("search:belief=1")
+    with pytest.raises(ValueError, match="'search' has no option 'greedy'"):
+        check_spec("search:greedy=0")
+
+    def hand(bot) -> list[int]:
+        state = State(seed=11)
+        play_hand(state, [bot, bot, bot, bot], [random.Random(s) for s in range(4)])
+        return [c for _, cards, _, _ in state.tricks for c in cards]
+
+    assert hand(short) == hand(make_bot(long))
+
+
 def test_call_likelihood_is_the_networks_on_the_engine() -> None:
     """The compiled replay of the auction scores each world as the network does on the engine."""
     import dataclasses
