@@ -377,8 +377,8 @@ def test_network_rollouts_are_named_in_the_spec() -> None:
 @pytest.mark.parametrize("chunk", [0, 37])
 @pytest.mark.parametrize("net", ["ppo-selfplay", "best"])
 def test_rollout_net_logits_are_the_networks(net: str, chunk: int, monkeypatch) -> None:
-    """The sparse, folded forward pass (or, for a network with the derived inputs, its own)
-    gives the network's logits on observations of play, in one pass or in chunks of rows
+    """The sparse, folded forward pass (for a network with the derived inputs, those computed
+    from the observation as it is and folded in too) gives the network's logits on observations of play, in one pass or in chunks of rows
     (``chunk`` 37: several chunks, the last one short)."""
     import dataclasses
 
@@ -411,6 +411,17 @@ def test_rollout_net_logits_are_the_networks(net: str, chunk: int, monkeypatch) 
     np.testing.assert_allclose(got, expected.numpy(), rtol=0, atol=2e-4)
     assert fast.act(obs, rows, masks).tolist() == [network.act(v, random.Random(0))
                                                     for v in views]
+    if network.net.features:  # the derived inputs of a relabelled observation, moved
+        net_ = network.net
+        x = torch.from_numpy(obs)
+        trump = x[:, observe.TRUMP_SLICE]
+        row = torch.where(trump.sum(1) > 0, trump.argmax(1), 4)
+        with torch.no_grad():
+            relabelled = net_.card_features(x.gather(1, net_.obs_index[row]), row).numpy()
+            as_is = net_.card_features(x, None).numpy()
+        moved = np.take_along_axis(as_is, net_rollouts.derived_index(net_)[row.numpy()], 1)
+        assert (as_is != relabelled).any()  # the relabelling does move them
+        np.testing.assert_array_equal(moved, relabelled)
 
 
 @pytest.mark.parametrize("rollout", ["rule", "net"])
