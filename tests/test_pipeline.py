@@ -191,7 +191,12 @@ def test_a_sigkill_inside_ppo_resumes(tmp_path: Path) -> None:
      "nullo calls are candidates of deal branches only"),
     ("[[stages]]\nkind = 'distill'\ntemperature = 0.0\n", "set call_temperature = 0"),
     ("[[stages]]\nkind = 'distill'\nsearch = 'cards'\ncards = 'trumps'\n",
-     "cards='trumps' must be one of all, nullo-declarer"),
+     "cards='trumps' must be one of all, leads, nullo-declarer"),
+    ("[[stages]]\nkind = 'distill'\nsearch = 'cards'\nrollout = 'mc'\n",
+     "rollout='mc' must be one of rule, net"),
+    ("[[stages]]\nkind = 'distill'\nsearch = 'deal'\nrollout = 'net'\n", "not deal branches"),
+    ("[[stages]]\nkind = 'distill'\nsearch = 'cards'\nbelief = -0.5\n",
+     "belief=-0.5 must be at least 0"),
     ("[[stages]]\nkind = 'distill'\nsearch = 'deal'\ncards = 'nullo-declarer'\n",
      "not deal branches"),
     ("[[stages]]\nkind = 'distill'\nsearch = 'cards'\ncards = 'nullo-declarer'\n",
@@ -431,6 +436,30 @@ def test_a_nullo_cards_stage_runs_end_to_end(tmp_path: Path, monkeypatch) -> Non
     assert record["labels"] == "nullo-cards" and record["counts"]["hands"] == 6
     assert record["declarer_weight"] == 3.0 and record["joined"]
     assert record["counts"]["nullo_contracts"] > 0 and len(record["history"]) == 3
+
+
+def test_a_leads_step_collects_the_leads_alone_searched_as_set(tmp_path: Path,
+                                                                monkeypatch) -> None:
+    """``cards = "leads"`` with ``rollout`` and ``belief``: the teacher is that search (issue
+    30's), and the piece holds only the first card of each trick, each scored."""
+    import numpy as np
+
+    from agents.neural import NeuralBot
+    from train.pipeline import collect_piece
+
+    specs = []
+    make_teacher = distill_module.make_teacher
+    monkeypatch.setattr(distill_module, "make_teacher",
+                        lambda spec, search: specs.append(spec) or make_teacher(spec, search))
+    stage = {"search": "cards", "samples": 3, "cards": "leads", "rollout": "net",
+             "belief": 0.5, "num_envs": 4, "opponent": ""}
+    collect_piece("best", stage, 4, 3, str(tmp_path / "piece.npz"))
+    assert specs == ["nmc:best,samples=3,cards=leads,rollout=net,belief=0.5"]
+    data = distill_module.load_data([tmp_path / "piece.npz"], NeuralBot.load("best").rules)
+    records = data["records"]
+    assert len(records) >= 4 * 8  # about ten leads a hand
+    assert (records["ntrick"] == 0).all() and (records["turn"] == records["leader"]).all()
+    assert (np.isfinite(data["scores"].astype(np.float32)).sum(axis=1) > 1).mean() > 0.5
 
 
 def test_a_nullo_declarer_step_collects_the_declarers_nullo_cards_alone(tmp_path: Path) -> None:

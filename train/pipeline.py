@@ -58,11 +58,14 @@ from .config import TrainConfig, _parse_value
 #: each): ``nullo``, its nullo-type calls and its discards in nullo contracts (the other rows
 #: anchored); ``nullo-cards``, its card play in nullo contracts, into the nullo branch alone.
 IMITATE_LABELS = ("nullo", "nullo-cards")
-#: Which card decisions a distill stage's search scores (``search = "cards"``): every card, or
-#: the declarer's in nullo-type contracts alone (``nmc``'s ``cards=nullo-declarer``).  Not the
-#: defenders': fitted to the search's defence, the network defends worse (docs/research-log.md,
-#: "The nullo defence").
-DISTILL_CARDS = ("all", "nullo-declarer")
+#: Which card decisions a distill stage's search scores (``search = "cards"``): every card, the
+#: first of each trick (``nmc``'s ``cards=leads``, where issue 30's search gains), or the
+#: declarer's in nullo-type contracts alone (``cards=nullo-declarer``).  Not the defenders':
+#: fitted to the search's defence, the network defends worse (docs/research-log.md, "The nullo
+#: defence").
+DISTILL_CARDS = ("all", "leads", "nullo-declarer")
+#: Who plays a card search's worlds out (``nmc``'s ``rollout``).
+DISTILL_ROLLOUTS = ("rule", "net")
 #: What a ``labels = "nullo"`` stage teaches of the teacher's double-nullo calls.
 DOUBLE_NULLO_CALLS = ("copy", "pass")
 #: Whose nullo cards a ``labels = "nullo-cards"`` stage copies (:data:`train.nullo_play.ROLES`,
@@ -130,12 +133,19 @@ class DistillStage:
     pieces: int = 4
     #: Worlds a decision of the search (``search = "cards"`` only).
     samples: int = 100
-    #: Which card decisions the search scores (``search = "cards"`` only): ``all``, or
-    #: ``nullo-declarer``, the declarer's in nullo-type contracts alone, where a preset agent
-    #: is far behind the search and a fit learns the search's choices (the defenders' it did
-    #: not: docs/research-log.md, "The nullo cards" and "The nullo defence"); only they are
-    #: stored, so the fit moves the nullo branch alone.
+    #: Which card decisions the search scores (``search = "cards"`` only): ``all``; ``leads``,
+    #: the first card of each trick; or ``nullo-declarer``, the declarer's in nullo-type
+    #: contracts alone, where a preset agent is far behind the search and a fit learns the
+    #: search's choices (the defenders' it did not: docs/research-log.md, "The nullo cards" and
+    #: "The nullo defence").  Other than ``all``, only they are stored (``nullo-declarer``: the
+    #: fit moves the nullo branch alone).
     cards: str = "all"
+    #: Who plays the search's worlds out (``search = "cards"`` only): the compiled rule bot or
+    #: the network itself (``nmc``'s ``rollout``).
+    rollout: str = "rule"
+    #: Resample the search's worlds by the learned belief model, its weights to this power
+    #: (``search = "cards"`` only; 0: off; ``nmc``'s ``belief``).
+    belief: float = 0.0
     #: A bot holding every seat but the network's side (a team, or one seat of three), the
     #: network's side moving on every hand; "" for self-play.
     opponent: str = "rule"
@@ -162,10 +172,11 @@ class DistillStage:
     @classmethod
     def from_dict(cls, data: dict[str, Any], where: str) -> "DistillStage":
         stage = cls(**_typed(cls, data, where, "a distill stage"))
-        _check_choices(stage, where, {"search": SEARCHES, "cards": DISTILL_CARDS})
+        _check_choices(stage, where, {"search": SEARCHES, "cards": DISTILL_CARDS,
+                                      "rollout": DISTILL_ROLLOUTS})
         _check_ranges(stage, where, ("hands", "pieces", "samples", "epochs", "num_envs",
                                      "workers"))
-        for key in ("temperature", "call_temperature"):
+        for key in ("temperature", "call_temperature", "belief"):
             if getattr(stage, key) < 0:
                 raise ValueError(f"{where}: {key}={getattr(stage, key)} must be at least 0")
         if stage.temperature == 0 and stage.call_temperature > 0:
@@ -174,9 +185,10 @@ class DistillStage:
             raise ValueError(f"{where}: temperature=0 fits the search's choices alone, so "
                              f"call_temperature={stage.call_temperature} cannot apply: set "
                              "call_temperature = 0")
-        if stage.cards != "all" and stage.search != "cards":
-            raise ValueError(f"{where}: cards={stage.cards!r} names the cards a search scores "
-                             f"(search = \"cards\"), not deal branches")
+        for key, default in (("cards", "all"), ("rollout", "rule"), ("belief", 0.0)):
+            if getattr(stage, key) != default and stage.search != "cards":
+                raise ValueError(f"{where}: {key}={getattr(stage, key)!r} sets the card search "
+                                 f"(search = \"cards\"), not deal branches")
         if stage.nullo_calls and stage.search == "cards":
             raise ValueError(f"{where}: nullo_calls=true: nullo calls are candidates of deal "
                              f"branches only (search = \"deal\" or \"deal-calls\"), not of "
@@ -192,7 +204,7 @@ class DistillStage:
 
     def check_rules(self, rules: Rules, where: str) -> None:
         """Refuse, before anything runs, a search of nullo cards under rules without them."""
-        if self.cards != "all" and not rules.has_nullo_calls:
+        if self.cards == "nullo-declarer" and not rules.has_nullo_calls:
             raise ValueError(f"{where}: cards={self.cards!r} searches the cards of nullo "
                              f"contracts, which these rules do not have "
                              f"({', '.join(NULLO_BIDS)} are off)")
@@ -603,10 +615,12 @@ def _collect_stage(cfg: PipelineConfig, i: int, agent: str, stage_dir: Path,
 
 def _earlier_pieces(cfg: PipelineConfig, i: int, stage: DistillStage,
                     stage_dir: Path) -> list[Path]:
-    """The pieces of the earlier distill stages that scored as ``stage`` does, newest first."""
+    """The pieces of the earlier distill stages that scored as ``stage`` does (the same
+    ``search``, the same ``cards``), newest first."""
     earlier: list[Path] = []
     for j in reversed([j for j in cfg.active_stages() if j < i]):
-        if cfg.kind(j) == "distill" and cfg.stages[j].get("search", "deal") == stage.search:
+        if (cfg.kind(j) == "distill" and cfg.stages[j].get("search", "deal") == stage.search
+                and cfg.stages[j].get("cards", "all") == stage.cards):
             found = sorted(cfg.stage_dir(stage_dir.parent, j).glob("piece-*.npz"))
             if not found:  # a run copied without its collections (state/ folders)
                 print(f"fh-train: warning: stage {i + 1} keeps earlier data, but stage "
@@ -658,7 +672,8 @@ def collect_piece(agent: str, stage: dict[str, Any], hands: int, seed: int, path
 
     from . import distill
 
-    samples = (f",samples={stage['samples']},cards={stage.get('cards', 'all')}"
+    samples = (f",samples={stage['samples']},cards={stage.get('cards', 'all')},"
+               f"rollout={stage.get('rollout', 'rule')},belief={stage.get('belief', 0.0)}"
                if stage["search"] == "cards" else "")
     teacher = distill.make_teacher(f"nmc:{agent}{samples}", stage["search"])
     player = NeuralBot.load(agent, greedy=True)
