@@ -13,7 +13,8 @@ suits (``trump_first``).  :class:`RolloutNet` computes the same greedy actions f
 * the value head, which the search does not use, is skipped.
 
 A network that also reads :mod:`agents.features`'s derived inputs (``best``) has them computed
-in torch from the observation as it is, not relabelled: the derived blocks of a relabelled
+by their compiled twin (:mod:`agents.compiled.features`) from the observation as it is, not
+relabelled: the derived blocks of a relabelled
 observation are those of the observation with their cards and suits relabelled the same way
 (the relabelling keeps each bower's pair of suits together), so that relabelling folds into the
 first layer's columns for them too, and no observation is copied to be relabelled (which took
@@ -36,6 +37,7 @@ from fh_env import observe
 from .neural import PolicyNet
 
 if TYPE_CHECKING:
+    from .compiled.features import CompiledFeatures
     from fh_env.compiled.games import FastGames
     from fh_env.rules import Rules
 
@@ -108,6 +110,7 @@ class RolloutNet:
                              "(PolicyNet.nullo): roll out with the agent it was joined from")
         self.net = net
         self.features = net.features
+        self._features: "CompiledFeatures | None" = None  # built at the first rows
         linears = [m for m in net.trunk if isinstance(m, torch.nn.Linear)]
         with torch.no_grad():
             first = linears[0].weight.numpy().T.astype(np.float32)  # [inputs, width]
@@ -166,11 +169,12 @@ class RolloutNet:
         return out, which
 
     def _derived(self, obs: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        """The derived inputs of ``obs[rows]`` as it is (not relabelled), computed in torch."""
-        contiguous = rows[-1] - rows[0] + 1 == len(rows)  # the usual case: no copy
-        part = obs[rows[0]:rows[-1] + 1] if contiguous else obs[rows]
-        with torch.no_grad():
-            return self.net.card_features(torch.from_numpy(part), None).numpy()
+        """The derived inputs of ``obs[rows]`` as it is (not relabelled), compiled."""
+        if self._features is None:
+            from .compiled.features import CompiledFeatures
+
+            self._features = CompiledFeatures(self.net.card_features)
+        return self._features(obs, rows)
 
     def act(self, obs: np.ndarray, rows: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """The greedy legal action of each of ``obs[rows]`` (``masks``: int8, by game)."""

@@ -112,6 +112,31 @@ def test_features_match_the_view_through_random_play(rules):
     assert checked > plays
 
 
+@pytest.mark.parametrize("rules", RULE_SETS, ids=IDS)
+def test_the_compiled_twin_gives_the_modules_inputs_bit_for_bit(rules):
+    """Differential: :class:`agents.compiled.features.CompiledFeatures` (the network rollouts'
+    inputs) equals CardFeatures on unrelabelled observations of random play, every decision of
+    every phase, for the seat on turn and another, under presets and random rule sets."""
+    from agents.compiled.features import CompiledFeatures
+
+    rng = random.Random(f"features-twin/{rules}")
+    n = rules.players
+    rows = []
+    for _ in range(10):
+        state = State(rules, seed=rng.randrange(1 << 30))
+        while not state.is_terminal:
+            for seat in {state.turn, (state.turn + 1) % n}:
+                rows.append(observe.encode(seat_view(state, seat)))
+            state.apply(rng.choice(state.legal_actions()))
+    obs = np.stack(rows).astype(np.float32)
+    want = FEATURES[n](torch.from_numpy(obs), None).numpy()
+    picked = np.arange(len(obs) - 1, -1, -2, dtype=np.int64)  # some rows, out of order
+    got = CompiledFeatures(FEATURES[n])(obs, picked)
+    for name, block in feature_slices(n).items():  # every block is seen set
+        assert want[picked][:, block].any(), name
+    np.testing.assert_array_equal(got, want[picked])
+
+
 def test_a_hand_built_trick():
     """Spades trump, seat 0 declarer, on a hand-built deal: which cards are gone and still
     out, which are masters (the joker over the right bower, the left bower a trump and not a
