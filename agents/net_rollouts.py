@@ -46,32 +46,28 @@ CHUNK = 1024
 
 
 @njit(cache=True, fastmath=True)
+def _add_sparse(h: np.ndarray, x: np.ndarray, w: np.ndarray) -> None:
+    """``h += x @ w`` over the non-zero entries of ``x``."""
+    for j in range(x.shape[0]):
+        v = x[j]
+        if v != 0.0:
+            for c in range(h.shape[0]):
+                h[c] += v * w[j, c]
+
+
+@njit(cache=True, fastmath=True)
 def _sparse_layer(obs: np.ndarray, rows: np.ndarray, which: np.ndarray, weights: np.ndarray,
                   extra: np.ndarray, extra_weights: np.ndarray, bias: np.ndarray,
                   out: np.ndarray) -> None:
     """``out[k] = relu(bias + obs[rows[k]] @ weights[which[k]]
     + extra[k] @ extra_weights[which[k]])`` over the non-zero inputs (``weights``:
     ``[variants, obs_size, width]``; ``extra``: the derived inputs, zero wide without them)."""
-    width = bias.shape[0]
     for k in range(rows.shape[0]):
         h = out[k]
-        for c in range(width):
-            h[c] = bias[c]
-        o = obs[rows[k]]
-        w = weights[which[k]]
-        for j in range(o.shape[0]):
-            v = o[j]
-            if v != 0.0:
-                for c in range(width):
-                    h[c] += v * w[j, c]
-        e = extra[k]
-        w = extra_weights[which[k]]
-        for j in range(e.shape[0]):
-            v = e[j]
-            if v != 0.0:
-                for c in range(width):
-                    h[c] += v * w[j, c]
-        for c in range(width):
+        h[:] = bias
+        _add_sparse(h, obs[rows[k]], weights[which[k]])
+        _add_sparse(h, extra[k], extra_weights[which[k]])
+        for c in range(h.shape[0]):
             if h[c] < 0.0:
                 h[c] = 0.0
 
