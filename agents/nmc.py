@@ -22,11 +22,11 @@ each seat reading its own cards in that world, batched over the worlds and candi
 of by the compiled rule bot.  The scores are then those of the network's own continuation
 (Q of the network), the quantity a policy-improvement step from the network needs; with rule-bot
 rollouts they are Q of the rule bot.  A rollout step costs a forward pass of the network over
-the batch (:class:`agents.net_rollouts.RolloutNet`: sparse, compiled; a network with the derived
-card-play inputs of :mod:`agents.features`, such as ``best``, runs its own forward pass), about
-twenty times the rule bot's rollouts at equal worlds.  Measured (docs/research-log.md, "Network rollouts"): level with
-rule-bot rollouts at equal worlds, behind them at equal time, and a distillation step with
-these scores did not help either.
+the batch (:class:`agents.net_rollouts.RolloutNet`: sparse, compiled, the derived card-play
+inputs of :mod:`agents.features` too), many times the rule bot's rollouts at equal worlds.
+Measured (docs/research-log.md, "Network rollouts"): for every card, level with rule-bot
+rollouts at equal worlds and behind them at equal time; for the leads alone, in the belief
+model's worlds, the strongest player measured (the registry's ``search``, session 39).
 
 With ``calls`` above 0 the network's calls are searched too (call search): each of the
 network's ``CALL_CANDIDATES`` favourite calls is tried in ``calls`` worlds drawn exactly from
