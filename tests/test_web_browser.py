@@ -535,7 +535,7 @@ def test_the_start_screen_a_game_to_the_end_and_its_statistics(tmp_path):
             from fh_env.rules import PRESETS
             assert options == list(PRESETS)
             levels = d.find_element(By.ID, "start-levels").text
-            assert "Strongest: neural:best (rating +170)" in levels and "Beginner: random" in levels
+            assert "Strongest: neural:best (rating +178)" in levels and "Beginner: random" in levels
             d.find_element(By.ID, "level-beginner").click()
             target = d.find_element(By.ID, "start-target")
             target.clear()

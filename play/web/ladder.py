@@ -32,11 +32,11 @@ class Level:
 
 
 LEVELS = (
-    Level("beginner", "Beginner", "random", -891, "plays any legal card, bids at random"),
-    Level("easy", "Easy", "rule", 9, "the rule bot: counts its tricks, plays by the book"),
-    Level("normal", "Normal", "mcfast", 86, "Monte Carlo search, 100 deals a decision"),
-    Level("hard", "Hard", "nmc:best", 140, "the network's calls, Monte Carlo card play"),
-    Level("strongest", "Strongest", "neural:best", 170, "the trained network, the strongest"),
+    Level("beginner", "Beginner", "random", -888, "plays any legal card, bids at random"),
+    Level("easy", "Easy", "rule", 29, "the rule bot: counts its tricks, plays by the book"),
+    Level("normal", "Normal", "mcfast", 111, "Monte Carlo search, 100 deals a decision"),
+    Level("hard", "Hard", "nmc:best", 147, "the network's calls, Monte Carlo card play"),
+    Level("strongest", "Strongest", "neural:best", 178, "the trained network, the strongest"),
 )
 LEVEL_KEYS = tuple(level.key for level in LEVELS)
 DEFAULT_PRESET = "australian-no-nullo"
