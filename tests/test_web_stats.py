@@ -35,9 +35,9 @@ def client_of(host: Host) -> TestClient:
     return c
 
 
-def test_the_ladder_is_four_levels_or_more_of_the_leaderboard_up_to_neural_best():
+def test_the_ladder_is_four_levels_or_more_of_the_leaderboard_up_to_the_search():
     assert len(ladder.LEVELS) >= 4
-    assert ladder.LEVELS[-1].spec == "neural:best"
+    assert [lv.spec for lv in ladder.LEVELS[-2:]] == ["neural:best", "search"]
     ratings = [lv.rating for lv in ladder.LEVELS]
     assert ratings == sorted(ratings)
     docs = (ROOT / "docs" / "play.md").read_text()
@@ -87,6 +87,15 @@ def test_the_strongest_level_falls_back_where_no_network_plays():
     assert spec == "neural:best" and note == ""
     spec, _ = ladder.build_level("hard", ladder.rules_from({"preset": "australian"}))
     assert spec == "nmc:best-australian"
+
+
+def test_the_master_level_is_the_search_and_falls_back_to_the_network_elsewhere():
+    """The search was measured under the default rules only: under another preset Master
+    plays that preset's network, and says so."""
+    assert ladder.build_level("master", ladder.rules_from({})) == ("search", "")
+    spec, note = ladder.build_level("master", ladder.rules_from({"preset": "australian"}))
+    assert spec == "neural:best-australian" and note.startswith(
+        "Master plays neural:best-australian here: search:")
 
 
 def play_hand_by_claim(c: TestClient) -> dict:

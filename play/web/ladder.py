@@ -2,8 +2,9 @@
 from them.
 
 Each level is a bot of the leaderboard (README and docs/bots.md, ratings on the Elo scale,
-mean 0, seed 2025): the top level is the strongest bot there is, ``neural:best``.  A network
-plays only the rules it was trained for (the shipped agents: one per preset,
+mean 0, seed 2025): the top level is the strongest bot there is, ``search`` (``neural:best``
+with its leads searched), for the default rules; the level below it is ``neural:best`` alone.
+A network plays only the rules it was trained for (the shipped agents: one per preset,
 :data:`agents.shipped.BEST_AGENTS`); where a level's bot does not play the game's rules (a rules
 file that is no preset) the level falls back down the ladder to the first bot that does, and
 the start screen says so.
@@ -36,7 +37,9 @@ LEVELS = (
     Level("easy", "Easy", "rule", 29, "the rule bot: counts its tricks, plays by the book"),
     Level("normal", "Normal", "mcfast", 111, "Monte Carlo search, 100 deals a decision"),
     Level("hard", "Hard", "nmc:best", 147, "the network's calls, Monte Carlo card play"),
-    Level("strongest", "Strongest", "neural:best", 178, "the trained network, the strongest"),
+    Level("strongest", "Strongest", "neural:best", 178, "the trained network"),
+    Level("master", "Master", "search", 207, "the trained network, each lead searched "
+          "(a fifth of a second a lead)"),
 )
 LEVEL_KEYS = tuple(level.key for level in LEVELS)
 DEFAULT_PRESET = "australian-no-nullo"
