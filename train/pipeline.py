@@ -185,8 +185,8 @@ class DistillStage:
             raise ValueError(f"{where}: temperature=0 fits the search's choices alone, so "
                              f"call_temperature={stage.call_temperature} cannot apply: set "
                              "call_temperature = 0")
-        for key, default in (("cards", "all"), ("rollout", "rule"), ("belief", 0.0)):
-            if getattr(stage, key) != default and stage.search != "cards":
+        for key in ("cards", "rollout", "belief"):  # the card search's keys, off their defaults
+            if getattr(stage, key) != getattr(cls, key) and stage.search != "cards":
                 raise ValueError(f"{where}: {key}={getattr(stage, key)!r} sets the card search "
                                  f"(search = \"cards\"), not deal branches")
         if stage.nullo_calls and stage.search == "cards":

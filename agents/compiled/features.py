@@ -69,6 +69,7 @@ def _features(obs: np.ndarray, rows: np.ndarray, where: np.ndarray, nullo_bids: 
     winning_at, best_at, beats_at = blocks[4], blocks[5], blocks[6]
     played = np.zeros(c, dtype=np.float32)
     unseen = np.zeros(c, dtype=np.float32)
+    seat_key = np.zeros(n, dtype=np.float32)  # each seat's best card in the trick, -2: none
     for k in range(rows.shape[0]):
         o = obs[rows[k]]
         f = out[k]
@@ -90,12 +91,12 @@ def _features(obs: np.ndarray, rows: np.ndarray, where: np.ndarray, nullo_bids: 
                 ctx = NT_STANDARD
         # the cards played to every trick, and the last trick started
         played[:] = 0.0
-        last = 0
+        last, started = 0, False
         for t in range(10):
             slot = tricks_at + t * trick_width
             for s in range(n):
                 if o[slot + s] > 0:
-                    last = t
+                    last, started = t, True
             for j in range(n * c):
                 if o[slot + n + j] > 0:
                     played[j % c] = 1.0
@@ -129,11 +130,6 @@ def _features(obs: np.ndarray, rows: np.ndarray, where: np.ndarray, nullo_bids: 
                     f[masters_at + j] = o[hand_at + j]
         # the trick in progress: the last slot started, if it has fewer cards than players
         slot = tricks_at + last * trick_width
-        started = False
-        for t in range(10):
-            for s in range(n):
-                if o[tricks_at + t * trick_width + s] > 0:
-                    started = True
         count = 0.0
         for j in range(n * c):
             count += o[slot + n + j]
@@ -147,7 +143,6 @@ def _features(obs: np.ndarray, rows: np.ndarray, where: np.ndarray, nullo_bids: 
             if o[slot + trick_width - 4 + s] > o[slot + trick_width - 4 + led]:
                 led = s
         top = np.float32(-2.0)
-        seat_key = np.full(n, np.float32(-2.0), dtype=np.float32)
         for s in range(n):
             best = np.float32(0.0)
             for j in range(c):
